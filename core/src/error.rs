@@ -1,0 +1,357 @@
+//! The violation model: every problem found in a model's JSON, each at its JSON pointer.
+
+use std::fmt::{self, Display};
+
+/// Why a value was rejected: one or more [`Violation`]s, all found in one pass.
+///
+/// `Display` writes one line per violation, addressed to a model, so the text can be
+/// sent back as-is in a repair prompt:
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct Order {
+///     color: String,
+///     quantity: u8,
+/// }
+///
+/// let err = toolschema::from_str::<Order>(r#"{"colour": "red", "quantity": "3"}"#).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "/colour: unknown field; did you mean \"color\"?\n\
+///      /quantity: expected an integer, found the string \"3\"\n\
+///      /color: missing required field"
+/// );
+/// assert_eq!(err.violations()[0].pointer(), "/colour");
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct Error {
+    violations: Vec<Violation>,
+}
+
+impl Error {
+    /// An error made of the given violations.
+    ///
+    /// An empty list is replaced by a single [`ViolationKind::Invalid`] at the root, so an
+    /// `Error` always explains itself.
+    pub fn new(mut violations: Vec<Violation>) -> Self {
+        if violations.is_empty() {
+            violations.push(Violation::new(
+                "",
+                ViolationKind::Invalid {
+                    message:
+                        "the value was rejected without a reason (this is a bug in toolschema)"
+                            .into(),
+                },
+            ));
+        }
+        Error { violations }
+    }
+
+    /// An error with one violation.
+    pub fn single(violation: Violation) -> Self {
+        Error {
+            violations: vec![violation],
+        }
+    }
+
+    /// Every violation found, in document order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Takes the violations out of the error.
+    pub fn into_violations(self) -> Vec<Violation> {
+        self.violations
+    }
+
+    /// The same violations, each one level deeper: under the key or index `segment`.
+    #[doc(hidden)]
+    pub fn under(mut self, segment: &str) -> Self {
+        let escaped = segment.replace('~', "~0").replace('/', "~1");
+        for v in &mut self.violations {
+            v.pointer = format!("/{escaped}{}", v.pointer);
+        }
+        self
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Error::single(Violation::new(
+            "",
+            ViolationKind::Invalid {
+                message: message.into(),
+            },
+        ))
+    }
+}
+
+impl Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, violation) in self.violations.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            Display::fmt(violation, f)?;
+        }
+        Ok(())
+    }
+}
+
+/// One problem in a JSON value, at one place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    pointer: String,
+    kind: ViolationKind,
+    suggestion: Option<String>,
+    hint: Option<String>,
+}
+
+impl Violation {
+    /// A violation of the given kind at an RFC 6901 pointer (`""` is the root).
+    pub fn new(pointer: impl Into<String>, kind: ViolationKind) -> Self {
+        Violation {
+            pointer: pointer.into(),
+            kind,
+            suggestion: None,
+            hint: None,
+        }
+    }
+
+    /// Adds a did-you-mean suggestion.
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Adds the hint written for the field with `#[schema(hint = "...")]`.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The RFC 6901 JSON pointer of the offending value: `""` for the root,
+    /// `/items/2/qty` for a member of an array element.
+    pub fn pointer(&self) -> &str {
+        &self.pointer
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &ViolationKind {
+        &self.kind
+    }
+
+    /// The closest allowed key, value or tool name, when the offending one is a near miss.
+    pub fn suggestion(&self) -> Option<&str> {
+        self.suggestion.as_deref()
+    }
+
+    /// The hint the type's author wrote for this field.
+    pub fn hint(&self) -> Option<&str> {
+        self.hint.as_deref()
+    }
+
+    /// The pointer in the dotted form people read: `items[2].qty`, `(root)` for the root.
+    pub fn path(&self) -> String {
+        if self.pointer.is_empty() {
+            return "(root)".to_owned();
+        }
+        let mut out = String::new();
+        for segment in self.pointer.split('/').skip(1) {
+            let segment = segment.replace("~1", "/").replace("~0", "~");
+            if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
+                out.push('[');
+                out.push_str(&segment);
+                out.push(']');
+            } else {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&segment);
+            }
+        }
+        out
+    }
+}
+
+impl Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            f.write_str("(root)")?;
+        } else {
+            f.write_str(&self.pointer)?;
+        }
+        write!(f, ": {}", self.kind)?;
+        if let Some(suggestion) = &self.suggestion {
+            write!(f, "; did you mean {}?", quote(suggestion))?;
+        }
+        if let Some(hint) = &self.hint {
+            write!(f, " (hint: {hint})")?;
+        }
+        Ok(())
+    }
+}
+
+/// What kind of problem a [`Violation`] is.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// The text is not JSON. `line` and `column` are 1-based.
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A required field is absent; the pointer names where it should be.
+    MissingField,
+    /// A key the object does not allow.
+    UnknownField,
+    /// The value has the wrong JSON type.
+    WrongType { expected: String, found: String },
+    /// The value is not one of the allowed values (an enum, a constant, a tool name).
+    NotAllowed { found: String, allowed: Vec<String> },
+    /// A number outside its range.
+    OutOfRange { found: String, bound: Bound },
+    /// A number that is not a multiple of the given step.
+    NotMultipleOf { found: String, step: String },
+    /// A string, array or object with too few characters, items or members.
+    TooShort { len: usize, min: usize, unit: Unit },
+    /// A string, array or object with too many characters, items or members.
+    TooLong { len: usize, max: usize, unit: Unit },
+    /// A string that does not match the required regular expression.
+    PatternMismatch { found: String, pattern: String },
+    /// An array whose items must be unique repeats one (`first` and `second` are indices).
+    NotUnique { first: usize, second: usize },
+    /// The value matches none of the alternatives it may take.
+    NoMatch { expected: Vec<String> },
+    /// The value matches more than one alternative where exactly one is allowed.
+    Ambiguous { matched: Vec<usize> },
+    /// Two keys that name the same field (a field and its alias) are both present.
+    Conflict { keys: Vec<String> },
+    /// The value is nested deeper than the configured limit.
+    TooDeep { limit: usize },
+    /// Any other rejection, with its reason.
+    Invalid { message: String },
+}
+
+/// The bound a number broke.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Bound {
+    /// `value >= min` was required.
+    Minimum(String),
+    /// `value <= max` was required.
+    Maximum(String),
+    /// `value > min` was required.
+    ExclusiveMinimum(String),
+    /// `value < max` was required.
+    ExclusiveMaximum(String),
+}
+
+/// What a length counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Characters,
+    Items,
+    Members,
+}
+
+impl Unit {
+    fn name(self, n: usize) -> &'static str {
+        match (self, n) {
+            (Unit::Characters, 1) => "character",
+            (Unit::Characters, _) => "characters",
+            (Unit::Items, 1) => "item",
+            (Unit::Items, _) => "items",
+            (Unit::Members, 1) => "member",
+            (Unit::Members, _) => "members",
+        }
+    }
+}
+
+impl Display for ViolationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViolationKind::Syntax {
+                line,
+                column,
+                message,
+            } => write!(f, "invalid JSON at line {line}, column {column}: {message}"),
+            ViolationKind::MissingField => f.write_str("missing required field"),
+            ViolationKind::UnknownField => f.write_str("unknown field"),
+            ViolationKind::WrongType { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
+            ViolationKind::NotAllowed { found, allowed } => match allowed.as_slice() {
+                [only] => write!(
+                    f,
+                    "{found} is not allowed here; the only allowed value is {only}"
+                ),
+                _ => write!(f, "{found} is not one of {}", allowed.join(", ")),
+            },
+            ViolationKind::OutOfRange { found, bound } => match bound {
+                Bound::Minimum(min) => write!(f, "{found} is below the minimum of {min}"),
+                Bound::Maximum(max) => write!(f, "{found} is above the maximum of {max}"),
+                Bound::ExclusiveMinimum(min) => {
+                    write!(f, "{found} is too small; it must be greater than {min}")
+                }
+                Bound::ExclusiveMaximum(max) => {
+                    write!(f, "{found} is too large; it must be less than {max}")
+                }
+            },
+            ViolationKind::NotMultipleOf { found, step } => {
+                write!(f, "{found} is not a multiple of {step}")
+            }
+            ViolationKind::TooShort { len, min, unit } => write!(
+                f,
+                "too short: {len} {}, at least {min} {} required",
+                unit.name(*len),
+                unit.name(*min)
+            ),
+            ViolationKind::TooLong { len, max, unit } => write!(
+                f,
+                "too long: {len} {}, at most {max} {} allowed",
+                unit.name(*len),
+                unit.name(*max)
+            ),
+            ViolationKind::PatternMismatch { found, pattern } => {
+                write!(f, "{found} does not match the pattern {pattern}")
+            }
+            ViolationKind::NotUnique { first, second } => write!(
+                f,
+                "items must be unique, but items {first} and {second} are equal"
+            ),
+            ViolationKind::NoMatch { expected } => {
+                write!(
+                    f,
+                    "matches none of the allowed shapes: {}",
+                    expected.join("; ")
+                )
+            }
+            ViolationKind::Ambiguous { matched } => {
+                let list: Vec<String> = matched.iter().map(|i| format!("#{}", i + 1)).collect();
+                write!(
+                    f,
+                    "matches more than one alternative ({}) where exactly one is allowed",
+                    list.join(", ")
+                )
+            }
+            ViolationKind::Conflict { keys } => {
+                let keys: Vec<String> = keys.iter().map(|k| quote(k)).collect();
+                write!(
+                    f,
+                    "{} name the same field; give only one",
+                    keys.join(" and ")
+                )
+            }
+            ViolationKind::TooDeep { limit } => {
+                write!(f, "nested more than {limit} levels deep")
+            }
+            ViolationKind::Invalid { message } => f.write_str(message),
+        }
+    }
+}
+
+/// A string as JSON writes it, for messages.
+pub(crate) fn quote(s: &str) -> String {
+    serde_json::Value::String(s.to_owned()).to_string()
+}

@@ -1,0 +1,240 @@
+//! The [`ToolSchema`] trait and the compiled [`Schema`] it produces.
+
+mod from_json;
+pub(crate) use from_json::load_into;
+mod impls;
+pub(crate) mod node;
+mod to_json;
+
+use std::any::TypeId;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use serde_json::Value;
+
+pub use node::{DefId, Discriminator, Node, Pattern, Property, Types};
+
+use crate::Error;
+
+/// A type whose JSON form is described by a JSON Schema and read by a strict deserializer
+/// built from that same description.
+///
+/// Derive it with `#[derive(ToolSchema)]`; the derive reads doc comments, the serde
+/// attributes that change the JSON shape, and `#[schema(...)]` constraints.
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// /// A person.
+/// #[derive(ToolSchema)]
+/// struct Person {
+///     /// Full name
+///     name: String,
+///     #[schema(range(min = 0, max = 150))]
+///     age: u8,
+///     email: Option<String>,
+/// }
+///
+/// let schema = Person::json_schema();
+/// assert_eq!(schema["properties"]["age"]["maximum"], 150);
+/// assert_eq!(schema["required"], serde_json::json!(["name", "age"]));
+/// assert_eq!(schema["additionalProperties"], false);
+/// ```
+pub trait ToolSchema: Sized + 'static {
+    /// The type's JSON Schema (draft 2020-12, self-contained: nested types live under
+    /// `$defs`, every object is closed with `additionalProperties: false`).
+    fn json_schema() -> Value {
+        Schema::of::<Self>().to_json()
+    }
+
+    /// The name of the type's definition under `$defs`.
+    #[doc(hidden)]
+    fn schema_name() -> Cow<'static, str>;
+
+    /// Describes the type, registering named definitions in the generator. Derived and
+    /// other named types return a `$ref` to their definition.
+    #[doc(hidden)]
+    fn describe(generator: &mut Generator) -> Node;
+
+    /// Builds the value from JSON the type's schema accepted.
+    #[doc(hidden)]
+    fn from_json(value: Value) -> Result<Self, Error>;
+
+    /// The value a struct field of this type takes when its key is absent, if the key may
+    /// be absent (`Option` fields are `None`).
+    #[doc(hidden)]
+    fn when_missing() -> Option<Self> {
+        None
+    }
+}
+
+/// A named definition under `$defs`.
+#[derive(Debug, Clone)]
+pub(crate) struct Definition {
+    pub name: String,
+    pub node: Node,
+}
+
+/// Collects the named definitions of a type while it is described.
+#[derive(Debug, Default)]
+pub struct Generator {
+    definitions: Vec<Definition>,
+    by_type: HashMap<TypeId, DefId>,
+    names: HashMap<String, usize>,
+}
+
+impl Generator {
+    /// Returns a `$ref` to `T`'s definition, describing `T` with `describe` the first time.
+    /// A type that refers to itself meets its own `$ref` and recursion ends there.
+    pub fn definition<T: ToolSchema>(&mut self, describe: impl FnOnce(&mut Self) -> Node) -> Node {
+        if let Some(id) = self.by_type.get(&TypeId::of::<T>()) {
+            return Node::reference(*id);
+        }
+        let name = self.unique_name(&T::schema_name());
+        let id = self.reserve(name);
+        self.by_type.insert(TypeId::of::<T>(), id);
+        let node = describe(self);
+        self.definitions[id.0].node = node;
+        Node::reference(id)
+    }
+
+    /// Reserves a definition slot under a name not used yet.
+    pub(crate) fn reserve(&mut self, name: String) -> DefId {
+        let id = DefId(self.definitions.len());
+        self.definitions.push(Definition {
+            name,
+            node: Node::default(),
+        });
+        id
+    }
+
+    pub(crate) fn set(&mut self, id: DefId, node: Node) {
+        self.definitions[id.0].node = node;
+    }
+
+    pub(crate) fn unique_name(&mut self, base: &str) -> String {
+        let base: String = base
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let base = base.trim_matches('_').to_owned();
+        let count = self.names.entry(base.clone()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            base
+        } else {
+            format!("{base}{count}")
+        }
+    }
+
+    /// Follows `$ref`s to the node they name.
+    pub fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node {
+        let mut node = node;
+        let mut hops = 0;
+        while let Some(id) = node.reference {
+            match self.definitions.get(id.0) {
+                Some(def) if hops < 64 => node = &def.node,
+                _ => break,
+            }
+            hops += 1;
+        }
+        node
+    }
+
+    /// Finishes a schema whose root is `root`.
+    pub(crate) fn finish(self, root: Node) -> Schema {
+        let (root, root_def) = match root.reference {
+            Some(id) if root == Node::reference(id) => (root, Some(id)),
+            _ => (root, None),
+        };
+        Schema::new(self.definitions, root, root_def)
+    }
+}
+
+/// A compiled JSON Schema: what the validator checks and the renderer writes.
+///
+/// Derived types compile theirs once ([`Schema::of`]); schemas known only at run time are
+/// loaded with [`Schema::from_json`].
+#[derive(Debug)]
+pub struct Schema {
+    pub(crate) definitions: Vec<Definition>,
+    pub(crate) root: Node,
+    /// When the root is a named type, its definition is written inline at the top and
+    /// `$ref`s to it become `"#"`.
+    pub(crate) root_def: Option<DefId>,
+    json: OnceLock<Value>,
+}
+
+type Cache = RwLock<HashMap<TypeId, Arc<Schema>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+impl Schema {
+    pub(crate) fn new(
+        mut definitions: Vec<Definition>,
+        mut root: Node,
+        root_def: Option<DefId>,
+    ) -> Self {
+        for def in &mut definitions {
+            def.node.for_each_mut(&mut Node::index);
+        }
+        root.for_each_mut(&mut Node::index);
+        Schema {
+            definitions,
+            root,
+            root_def,
+            json: OnceLock::new(),
+        }
+    }
+
+    /// The compiled schema of a type, built on first use and shared after.
+    pub fn of<T: ToolSchema>() -> Arc<Schema> {
+        let key = TypeId::of::<T>();
+        if let Some(schema) = cache().read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Arc::clone(schema);
+        }
+        let mut generator = Generator::default();
+        let root = T::describe(&mut generator);
+        let schema = Arc::new(generator.finish(root));
+        let mut cache = cache().write().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(cache.entry(key).or_insert(schema))
+    }
+
+    /// The root node.
+    pub fn root(&self) -> &Node {
+        &self.root
+    }
+
+    /// Follows `$ref`s to the node they name.
+    pub fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node {
+        let mut node = node;
+        let mut hops = 0;
+        while let Some(id) = node.reference {
+            match self.definitions.get(id.0) {
+                Some(def) if hops < 64 => node = &def.node,
+                _ => break,
+            }
+            hops += 1;
+        }
+        node
+    }
+
+    pub(crate) fn definition(&self, id: DefId) -> Option<&Node> {
+        self.definitions.get(id.0).map(|d| &d.node)
+    }
+
+    /// The schema as draft 2020-12 JSON.
+    pub fn to_json(&self) -> Value {
+        self.json.get_or_init(|| to_json::render(self)).clone()
+    }
+}

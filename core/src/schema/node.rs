@@ -1,0 +1,319 @@
+//! The schema model: one node per JSON Schema, with the keywords toolschema supports.
+//!
+//! Derived types and schemas loaded at run time both become `Node`s, and one validator
+//! and one renderer read them, so a type's schema and its deserializer cannot disagree.
+
+use std::collections::HashMap;
+
+use serde_json::{Number, Value};
+
+/// The JSON types a value may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Types(u8);
+
+impl Types {
+    pub const NULL: Types = Types(1);
+    pub const BOOLEAN: Types = Types(1 << 1);
+    pub const INTEGER: Types = Types(1 << 2);
+    pub const NUMBER: Types = Types(1 << 3);
+    pub const STRING: Types = Types(1 << 4);
+    pub const ARRAY: Types = Types(1 << 5);
+    pub const OBJECT: Types = Types(1 << 6);
+
+    const ALL: [(Types, &'static str); 7] = [
+        (Types::NULL, "null"),
+        (Types::BOOLEAN, "boolean"),
+        (Types::INTEGER, "integer"),
+        (Types::NUMBER, "number"),
+        (Types::STRING, "string"),
+        (Types::ARRAY, "array"),
+        (Types::OBJECT, "object"),
+    ];
+
+    pub const fn union(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+
+    pub const fn contains(self, other: Types) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub const fn intersects(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub(crate) fn from_name(name: &str) -> Option<Types> {
+        Types::ALL.iter().find(|(_, n)| *n == name).map(|(t, _)| *t)
+    }
+
+    /// The type names, in JSON Schema's order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Types::ALL
+            .into_iter()
+            .filter(move |(t, _)| self.contains(*t))
+            .map(|(_, n)| n)
+    }
+
+    /// Whether a value has one of these types (`3.0` is an integer, as JSON Schema says).
+    pub fn admits(self, value: &Value) -> bool {
+        match value {
+            Value::Null => self.contains(Types::NULL),
+            Value::Bool(_) => self.contains(Types::BOOLEAN),
+            Value::Number(n) => {
+                self.contains(Types::NUMBER) || (self.contains(Types::INTEGER) && is_integer(n))
+            }
+            Value::String(_) => self.contains(Types::STRING),
+            Value::Array(_) => self.contains(Types::ARRAY),
+            Value::Object(_) => self.contains(Types::OBJECT),
+        }
+    }
+}
+
+pub(crate) fn is_integer(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// A compiled regular expression with the source it came from.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    pub source: String,
+    pub regex: regex::Regex,
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+/// Where a `$ref` points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefId(pub usize);
+
+/// One property of an object, with the other keys that name the same field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub node: Node,
+    pub required: bool,
+}
+
+/// How the alternatives of an `anyOf`/`oneOf` are told apart, found when the node is built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Discriminator {
+    /// Each object alternative fixes one property to a constant (`"type": "circle"`,
+    /// a tool's `"name"`).
+    Property {
+        name: String,
+        values: Vec<(Value, usize)>,
+    },
+    /// Each object alternative requires a different single key (serde's external tagging,
+    /// `{"answer": …}`); string alternatives list their constants.
+    Key {
+        keys: Vec<(String, usize)>,
+        strings: Vec<(String, usize)>,
+    },
+}
+
+/// A JSON Schema, reduced to the keywords toolschema validates and renders.
+///
+/// An empty node (`Node::default()`) accepts anything, like `{}` or `true`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Node {
+    /// `false`: nothing is allowed.
+    pub never: bool,
+    pub types: Option<Types>,
+    pub enumeration: Option<Vec<Value>>,
+    pub constant: Option<Value>,
+
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub exclusive_minimum: Option<Number>,
+    pub exclusive_maximum: Option<Number>,
+    pub multiple_of: Option<Number>,
+
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub pattern: Option<Pattern>,
+    pub format: Option<String>,
+
+    pub prefix_items: Vec<Node>,
+    pub items: Option<Box<Node>>,
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub unique_items: bool,
+
+    pub properties: Vec<Property>,
+    /// `None` leaves other keys open; `Some(never)` closes the object.
+    pub additional_properties: Option<Box<Node>>,
+    pub pattern_properties: Vec<(Pattern, Node)>,
+    pub property_names: Option<Box<Node>>,
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
+    /// Keys required outside any property (from run-time schemas: `required` naming a key
+    /// that has no `properties` entry).
+    pub required_extra: Vec<String>,
+    pub dependent_required: Vec<(String, Vec<String>)>,
+
+    pub all_of: Vec<Node>,
+    pub any_of: Vec<Node>,
+    pub one_of: Vec<Node>,
+    pub not: Option<Box<Node>>,
+    pub reference: Option<DefId>,
+    pub discriminator: Option<Discriminator>,
+
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub hint: Option<String>,
+    pub examples: Vec<Value>,
+    pub default: Option<Value>,
+
+    /// Key → index into `properties` (names and aliases), built by [`Node::index`].
+    pub(crate) property_index: HashMap<String, usize>,
+}
+
+impl Node {
+    /// A node that accepts nothing.
+    pub fn never() -> Node {
+        Node {
+            never: true,
+            ..Node::default()
+        }
+    }
+
+    /// A node of the given types and no other constraint.
+    pub fn of_type(types: Types) -> Node {
+        Node {
+            types: Some(types),
+            ..Node::default()
+        }
+    }
+
+    /// A `$ref` to a definition.
+    pub fn reference(id: DefId) -> Node {
+        Node {
+            reference: Some(id),
+            ..Node::default()
+        }
+    }
+
+    /// Whether the node accepts any value: no keyword constrains it.
+    pub fn is_anything(&self) -> bool {
+        let mut bare = self.clone();
+        bare.title = None;
+        bare.description = None;
+        bare.hint = None;
+        bare.examples.clear();
+        bare.default = None;
+        bare.format = None;
+        bare == Node::default()
+    }
+
+    /// Builds the lookup tables the validator uses: the property index and the
+    /// discriminator of `anyOf`/`oneOf`. Called once when a schema is finished.
+    pub(crate) fn index(&mut self) {
+        self.property_index.clear();
+        for (i, property) in self.properties.iter().enumerate() {
+            self.property_index.insert(property.name.clone(), i);
+            for alias in &property.aliases {
+                self.property_index.insert(alias.clone(), i);
+            }
+        }
+        let alternatives = if !self.one_of.is_empty() {
+            &self.one_of
+        } else {
+            &self.any_of
+        };
+        self.discriminator = discriminator(alternatives);
+    }
+
+    /// Visits this node and every node inside it, depth first.
+    pub(crate) fn for_each_mut(&mut self, f: &mut dyn FnMut(&mut Node)) {
+        f(self);
+        for node in self.children_mut() {
+            node.for_each_mut(f);
+        }
+    }
+
+    fn children_mut(&mut self) -> Vec<&mut Node> {
+        let mut out: Vec<&mut Node> = Vec::new();
+        out.extend(self.prefix_items.iter_mut());
+        out.extend(self.items.as_deref_mut());
+        out.extend(self.properties.iter_mut().map(|p| &mut p.node));
+        out.extend(self.additional_properties.as_deref_mut());
+        out.extend(self.pattern_properties.iter_mut().map(|(_, n)| n));
+        out.extend(self.property_names.as_deref_mut());
+        out.extend(self.all_of.iter_mut());
+        out.extend(self.any_of.iter_mut());
+        out.extend(self.one_of.iter_mut());
+        out.extend(self.not.as_deref_mut());
+        out
+    }
+}
+
+/// Finds how the alternatives are told apart, if they can be.
+fn discriminator(alternatives: &[Node]) -> Option<Discriminator> {
+    if alternatives.len() < 2 {
+        return None;
+    }
+    // A property every object alternative fixes to a constant.
+    let candidates: Vec<&str> = alternatives
+        .iter()
+        .flat_map(|alt| alt.properties.iter())
+        .filter(|p| p.required && constant_of(&p.node).is_some())
+        .map(|p| p.name.as_str())
+        .collect();
+    for name in candidates {
+        let mut values = Vec::new();
+        for (i, alt) in alternatives.iter().enumerate() {
+            if let Some(p) = alt.properties.iter().find(|p| p.name == name)
+                && let Some(value) = constant_of(&p.node)
+            {
+                values.push((value.clone(), i));
+            }
+        }
+        if values.len() >= 2 {
+            return Some(Discriminator::Property {
+                name: name.to_owned(),
+                values,
+            });
+        }
+    }
+    // Each alternative is either a constant string or an object with one required key.
+    let mut keys = Vec::new();
+    let mut strings = Vec::new();
+    for (i, alt) in alternatives.iter().enumerate() {
+        if let Some(Value::String(s)) = constant_of(alt) {
+            strings.push((s.clone(), i));
+        } else if let Some(values) = &alt.enumeration
+            && values.iter().all(Value::is_string)
+        {
+            strings.extend(
+                values
+                    .iter()
+                    .filter_map(|v| Some((v.as_str()?.to_owned(), i))),
+            );
+        } else {
+            let required: Vec<&Property> = alt.properties.iter().filter(|p| p.required).collect();
+            match required.as_slice() {
+                [only] => keys.push((only.name.clone(), i)),
+                _ => return None,
+            }
+        }
+    }
+    (!keys.is_empty()).then_some(Discriminator::Key { keys, strings })
+}
+
+/// The one value a node allows, if it allows exactly one.
+pub(crate) fn constant_of(node: &Node) -> Option<&Value> {
+    node.constant
+        .as_ref()
+        .or(match node.enumeration.as_deref() {
+            Some([only]) => Some(only),
+            _ => None,
+        })
+}

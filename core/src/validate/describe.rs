@@ -1,0 +1,79 @@
+//! Values and types in the words of a violation message.
+
+use serde_json::Value;
+
+use crate::schema::Types;
+
+const MAX_QUOTE: usize = 60;
+
+/// `the string "3"`, `the number 1.5`, `an object`.
+pub(crate) fn describe_value(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(_) => format!("the string {}", short_json(value)),
+        Value::Array(items) if items.is_empty() => "an empty array".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(map) if map.is_empty() => "an empty object".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// `an integer`, `a string or null`.
+pub(crate) fn describe_types(types: Types) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for name in types.names() {
+        if name == "integer" && types.contains(Types::NUMBER) {
+            continue;
+        }
+        words.push(match name {
+            "null" => "null",
+            "boolean" => "a boolean",
+            "integer" => "an integer",
+            "number" => "a number",
+            "string" => "a string",
+            "array" => "an array",
+            _ => "an object",
+        });
+    }
+    // Null reads best last: "a string or null".
+    if let Some(i) = words.iter().position(|w| *w == "null") {
+        let null = words.remove(i);
+        words.push(null);
+    }
+    match words.as_slice() {
+        [] => "nothing".into(),
+        [one] => (*one).into(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// A value as compact JSON, long strings cut with an ellipsis.
+pub(crate) fn short_json(value: &Value) -> String {
+    match value {
+        Value::String(s) if s.chars().count() > MAX_QUOTE => {
+            let cut: String = s.chars().take(MAX_QUOTE).collect();
+            format!("{}…", Value::String(cut))
+        }
+        Value::Array(_) | Value::Object(_) => {
+            let text = value.to_string();
+            if text.chars().count() > MAX_QUOTE {
+                let cut: String = text.chars().take(MAX_QUOTE).collect();
+                format!("{cut}…")
+            } else {
+                text
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Allowed values for a message, at most 20 listed.
+pub(crate) fn list_values(values: &[Value]) -> Vec<String> {
+    let mut out: Vec<String> = values.iter().take(20).map(short_json).collect();
+    if values.len() > 20 {
+        out.push(format!("… ({} more)", values.len() - 20));
+    }
+    out
+}

@@ -1,0 +1,612 @@
+//! The validator: checks a JSON value against a compiled [`Schema`] and collects every
+//! violation in one pass, each at its RFC 6901 pointer.
+
+mod compare;
+pub(crate) use describe::describe_value as describe_value_pub;
+mod describe;
+pub(crate) mod suggest;
+
+use serde_json::{Map, Value};
+
+use crate::Error;
+use crate::error::{Bound, Unit, Violation, ViolationKind};
+use crate::schema::{Discriminator, Node, Schema, Types};
+
+pub(crate) use compare::json_eq;
+use compare::{cmp_number, is_multiple_of};
+use describe::{describe_types, describe_value, list_values};
+
+/// How deep schemas and values may nest before validation gives up with an error.
+pub const MAX_DEPTH: usize = 256;
+
+impl Schema {
+    /// Checks a value, reporting every violation.
+    ///
+    /// ```
+    /// use toolschema::{Schema, ViolationKind};
+    ///
+    /// let schema = Schema::from_json(serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": { "unit": { "enum": ["celsius", "fahrenheit"] } },
+    ///     "additionalProperties": false
+    /// }))?;
+    /// let err = schema.validate(&serde_json::json!({ "unit": "Celsius", "x": 1 })).unwrap_err();
+    /// assert_eq!(err.violations().len(), 2);
+    /// assert!(matches!(err.violations()[0].kind(), ViolationKind::NotAllowed { .. }));
+    /// assert_eq!(err.violations()[0].suggestion(), Some("celsius"));
+    /// # Ok::<(), toolschema::Error>(())
+    /// ```
+    pub fn validate(&self, value: &Value) -> Result<(), Error> {
+        let violations = self.violations(value);
+        if violations.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::new(violations))
+        }
+    }
+
+    /// Whether a value is valid, stopping at the first violation.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.violations(value).is_empty()
+    }
+
+    pub(crate) fn violations(&self, value: &Value) -> Vec<Violation> {
+        let mut validator = Validator::new(self);
+        validator.check(&self.root, value);
+        validator.out
+    }
+
+    /// Whether `value` matches the alternative `index` of the `anyOf`/`oneOf` at the root
+    /// (after following `$ref`s): how untagged enums pick their variant.
+    pub(crate) fn matches_alternative(&self, index: usize, value: &Value) -> bool {
+        let root = self.resolve(&self.root);
+        let alternatives = if root.one_of.is_empty() {
+            &root.any_of
+        } else {
+            &root.one_of
+        };
+        alternatives.get(index).is_some_and(|alt| {
+            let mut validator = Validator::new(self);
+            validator.check(alt, value);
+            validator.out.is_empty()
+        })
+    }
+}
+
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+struct Validator<'a> {
+    schema: &'a Schema,
+    path: Vec<Segment<'a>>,
+    hint: Option<&'a str>,
+    depth: usize,
+    out: Vec<Violation>,
+}
+
+impl<'a> Validator<'a> {
+    fn new(schema: &'a Schema) -> Self {
+        Validator {
+            schema,
+            path: Vec::new(),
+            hint: None,
+            depth: 0,
+            out: Vec::new(),
+        }
+    }
+
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for segment in &self.path {
+            out.push('/');
+            match segment {
+                Segment::Key(key) => {
+                    for c in key.chars() {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
+                }
+                Segment::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+
+    fn report(&mut self, kind: ViolationKind, suggestion: Option<String>) {
+        let mut violation = Violation::new(self.pointer(), kind);
+        if let Some(s) = suggestion {
+            violation = violation.with_suggestion(s);
+        }
+        if let Some(hint) = self.hint {
+            violation = violation.with_hint(hint);
+        }
+        self.out.push(violation);
+    }
+
+    /// Runs `f` one path segment deeper.
+    fn at(&mut self, segment: Segment<'a>, f: impl FnOnce(&mut Self)) {
+        self.path.push(segment);
+        f(self);
+        self.path.pop();
+    }
+
+    /// Runs a check whose violations are only counted: an alternative being tried.
+    fn trial(&mut self, node: &'a Node, value: &'a Value) -> Vec<Violation> {
+        let mark = self.out.len();
+        self.check(node, value);
+        self.out.split_off(mark)
+    }
+
+    fn check(&mut self, node: &'a Node, value: &'a Value) {
+        if self.depth >= MAX_DEPTH {
+            self.report(ViolationKind::TooDeep { limit: MAX_DEPTH }, None);
+            return;
+        }
+        self.depth += 1;
+        let saved_hint = self.hint;
+        if let Some(hint) = &node.hint {
+            self.hint = Some(hint);
+        }
+        self.keywords(node, value);
+        self.hint = saved_hint;
+        self.depth -= 1;
+    }
+
+    fn keywords(&mut self, node: &'a Node, value: &'a Value) {
+        if node.never {
+            let kind = if self.path.is_empty() {
+                ViolationKind::Invalid {
+                    message: "no value is allowed here".into(),
+                }
+            } else {
+                ViolationKind::UnknownField
+            };
+            self.report(kind, None);
+            return;
+        }
+        if let Some(id) = node.reference {
+            match self.schema.definition(id) {
+                Some(target) => self.check(target, value),
+                None => self.report(
+                    ViolationKind::Invalid {
+                        message: "the schema refers to a missing definition".into(),
+                    },
+                    None,
+                ),
+            }
+        }
+        if let Some(types) = node.types
+            && !types.admits(value)
+        {
+            let expected = describe_types(types);
+            self.report(
+                ViolationKind::WrongType {
+                    expected,
+                    found: describe_value(value),
+                },
+                None,
+            );
+            return;
+        }
+        if let Some(constant) = &node.constant
+            && !json_eq(constant, value)
+        {
+            self.not_allowed(value, std::slice::from_ref(constant));
+        }
+        if let Some(values) = &node.enumeration
+            && !values.iter().any(|v| json_eq(v, value))
+        {
+            self.not_allowed(value, values);
+        }
+        match value {
+            Value::Number(_) => self.number(node, value),
+            Value::String(s) => self.string(node, s),
+            Value::Array(items) => self.array(node, items),
+            Value::Object(map) => self.object(node, map),
+            Value::Null | Value::Bool(_) => {}
+        }
+        for sub in &node.all_of {
+            self.check(sub, value);
+        }
+        if !node.any_of.is_empty() {
+            self.alternatives(node, &node.any_of, value, false);
+        }
+        if !node.one_of.is_empty() {
+            self.alternatives(node, &node.one_of, value, true);
+        }
+        if let Some(not) = &node.not
+            && self.trial(not, value).is_empty()
+        {
+            self.report(
+                ViolationKind::Invalid {
+                    message: "this value is explicitly not allowed here".into(),
+                },
+                None,
+            );
+        }
+    }
+
+    fn not_allowed(&mut self, value: &Value, allowed: &[Value]) {
+        let suggestion = value.as_str().and_then(|s| {
+            suggest::closest(s, allowed.iter().filter_map(Value::as_str)).map(str::to_owned)
+        });
+        self.report(
+            ViolationKind::NotAllowed {
+                found: describe::short_json(value),
+                allowed: list_values(allowed),
+            },
+            suggestion,
+        );
+    }
+
+    fn number(&mut self, node: &'a Node, value: &Value) {
+        let Value::Number(n) = value else { return };
+        use std::cmp::Ordering::{Greater, Less};
+        let found = || n.to_string();
+        let checks = [
+            (
+                &node.minimum,
+                Less,
+                true,
+                Bound::Minimum as fn(String) -> Bound,
+            ),
+            (&node.maximum, Greater, true, Bound::Maximum),
+            (
+                &node.exclusive_minimum,
+                Less,
+                false,
+                Bound::ExclusiveMinimum,
+            ),
+            (
+                &node.exclusive_maximum,
+                Greater,
+                false,
+                Bound::ExclusiveMaximum,
+            ),
+        ];
+        for (limit, bad, inclusive, bound) in checks {
+            if let Some(limit) = limit {
+                let ord = cmp_number(n, limit);
+                if ord == bad || (!inclusive && ord.is_eq()) {
+                    self.report(
+                        ViolationKind::OutOfRange {
+                            found: found(),
+                            bound: bound(limit.to_string()),
+                        },
+                        None,
+                    );
+                }
+            }
+        }
+        if let Some(step) = &node.multiple_of
+            && !is_multiple_of(n, step)
+        {
+            self.report(
+                ViolationKind::NotMultipleOf {
+                    found: found(),
+                    step: step.to_string(),
+                },
+                None,
+            );
+        }
+    }
+
+    fn string(&mut self, node: &'a Node, s: &str) {
+        if node.min_length.is_some() || node.max_length.is_some() {
+            let len = s.chars().count();
+            self.lengths(len, node.min_length, node.max_length, Unit::Characters);
+        }
+        if let Some(pattern) = &node.pattern
+            && !pattern.regex.is_match(s)
+        {
+            self.report(
+                ViolationKind::PatternMismatch {
+                    found: describe::short_json(&Value::String(s.to_owned())),
+                    pattern: pattern.source.clone(),
+                },
+                None,
+            );
+        }
+    }
+
+    fn lengths(&mut self, len: usize, min: Option<usize>, max: Option<usize>, unit: Unit) {
+        if let Some(min) = min
+            && len < min
+        {
+            self.report(ViolationKind::TooShort { len, min, unit }, None);
+        }
+        if let Some(max) = max
+            && len > max
+        {
+            self.report(ViolationKind::TooLong { len, max, unit }, None);
+        }
+    }
+
+    fn array(&mut self, node: &'a Node, items: &'a [Value]) {
+        for (i, item) in items.iter().enumerate() {
+            let schema = match node.prefix_items.get(i) {
+                Some(prefix) => prefix,
+                None => match &node.items {
+                    Some(items) => items,
+                    None => continue,
+                },
+            };
+            if schema.never && i >= node.prefix_items.len() {
+                let kind = ViolationKind::TooLong {
+                    len: items.len(),
+                    max: node.prefix_items.len(),
+                    unit: Unit::Items,
+                };
+                if node.max_items.is_none_or(|max| items.len() <= max) {
+                    self.report(kind, None);
+                }
+                break;
+            }
+            self.at(Segment::Index(i), |v| v.check(schema, item));
+        }
+        self.lengths(items.len(), node.min_items, node.max_items, Unit::Items);
+        if node.unique_items
+            && let Some((first, second)) = compare::first_duplicate(items)
+        {
+            self.report(ViolationKind::NotUnique { first, second }, None);
+        }
+    }
+
+    fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {
+        let mut seen: Vec<Option<&'a str>> = vec![None; node.properties.len()];
+        for (key, value) in map {
+            if let Some(&i) = node.property_index.get(key.as_str()) {
+                let property = &node.properties[i];
+                if let Some(other) = seen[i] {
+                    self.at(Segment::Key(key), |v| {
+                        v.report(
+                            ViolationKind::Conflict {
+                                keys: vec![other.to_owned(), key.clone()],
+                            },
+                            None,
+                        )
+                    });
+                }
+                seen[i] = Some(key);
+                self.at(Segment::Key(key), |v| v.check(&property.node, value));
+                continue;
+            }
+            let mut matched = false;
+            for (pattern, schema) in &node.pattern_properties {
+                if pattern.regex.is_match(key) {
+                    matched = true;
+                    self.at(Segment::Key(key), |v| v.check(schema, value));
+                }
+            }
+            if let Some(names) = &node.property_names {
+                let name = Value::String(key.clone());
+                let mut inner = Validator::new(self.schema);
+                inner.check(names, &name);
+                if !inner.out.is_empty() {
+                    self.at(Segment::Key(key), |v| {
+                        v.report(
+                            ViolationKind::Invalid {
+                                message: format!(
+                                    "the key {} is not allowed here",
+                                    describe::short_json(&name)
+                                ),
+                            },
+                            None,
+                        )
+                    });
+                }
+            }
+            if matched {
+                continue;
+            }
+            match node.additional_properties.as_deref() {
+                Some(additional) if additional.never => {
+                    let candidates = node
+                        .properties
+                        .iter()
+                        .zip(&seen)
+                        .filter(|(p, _)| !map.contains_key(&p.name))
+                        .map(|(p, _)| p.name.as_str());
+                    let suggestion = suggest::closest(key, candidates).map(str::to_owned);
+                    self.at(Segment::Key(key), |v| {
+                        v.report(ViolationKind::UnknownField, suggestion)
+                    });
+                }
+                Some(additional) => self.at(Segment::Key(key), |v| v.check(additional, value)),
+                None => {}
+            }
+        }
+        for (property, seen) in node.properties.iter().zip(&seen) {
+            if property.required && seen.is_none() {
+                self.at(Segment::Key(&property.name), |v| {
+                    let saved = v.hint;
+                    v.hint = v
+                        .schema
+                        .resolve(&property.node)
+                        .hint
+                        .as_deref()
+                        .or(property.node.hint.as_deref())
+                        .or(saved);
+                    v.report(ViolationKind::MissingField, None);
+                    v.hint = saved;
+                });
+            }
+        }
+        for name in &node.required_extra {
+            if !map.contains_key(name) {
+                self.at(Segment::Key(name), |v| {
+                    v.report(ViolationKind::MissingField, None)
+                });
+            }
+        }
+        for (trigger, keys) in &node.dependent_required {
+            if map.contains_key(trigger) {
+                for name in keys.iter().filter(|k| !map.contains_key(*k)) {
+                    self.at(Segment::Key(name), |v| {
+                        v.report(ViolationKind::MissingField, None)
+                    });
+                }
+            }
+        }
+        self.lengths(
+            map.len(),
+            node.min_properties,
+            node.max_properties,
+            Unit::Members,
+        );
+    }
+
+    /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, and when the value
+    /// fails, reports the alternative the value was most likely meant to be.
+    fn alternatives(
+        &mut self,
+        node: &'a Node,
+        alternatives: &'a [Node],
+        value: &'a Value,
+        exclusive: bool,
+    ) {
+        if let Some(discriminator) = &node.discriminator
+            && let Some(chosen) = self.select(discriminator, value)
+        {
+            match chosen {
+                Ok(i) => {
+                    let found = self.trial(&alternatives[i], value);
+                    if found.is_empty() {
+                        if exclusive {
+                            let others: Vec<usize> = (0..alternatives.len())
+                                .filter(|&j| {
+                                    j != i && self.trial(&alternatives[j], value).is_empty()
+                                })
+                                .collect();
+                            if !others.is_empty() {
+                                let mut matched = vec![i];
+                                matched.extend(others);
+                                self.report(ViolationKind::Ambiguous { matched }, None);
+                            }
+                        }
+                        return;
+                    }
+                    let rescued = (0..alternatives.len())
+                        .filter(|&j| j != i && self.trial(&alternatives[j], value).is_empty())
+                        .count();
+                    if rescued == 0 {
+                        self.out.extend(found);
+                    } else if exclusive && rescued > 1 {
+                        self.report(
+                            ViolationKind::Ambiguous {
+                                matched: Vec::new(),
+                            },
+                            None,
+                        );
+                    }
+                    return;
+                }
+                Err(violation) => {
+                    let matched = alternatives
+                        .iter()
+                        .filter(|a| self.trial(a, value).is_empty())
+                        .count();
+                    if matched == 0 || (exclusive && matched > 1) {
+                        self.out.push(*violation);
+                    }
+                    return;
+                }
+            }
+        }
+        let trials: Vec<Vec<Violation>> =
+            alternatives.iter().map(|a| self.trial(a, value)).collect();
+        let matched: Vec<usize> = (0..trials.len())
+            .filter(|&i| trials[i].is_empty())
+            .collect();
+        if exclusive && matched.len() > 1 {
+            self.report(ViolationKind::Ambiguous { matched }, None);
+            return;
+        }
+        if !matched.is_empty() {
+            return;
+        }
+        // Report the alternative of the right type with the fewest violations.
+        let admits = |alt: &Node| {
+            let alt = self.schema.resolve(alt);
+            alt.types.is_none_or(|t| t.admits(value))
+        };
+        let best = (0..trials.len())
+            .filter(|&i| admits(&alternatives[i]))
+            .min_by_key(|&i| trials[i].len());
+        match best {
+            Some(i) => self
+                .out
+                .extend(trials.into_iter().nth(i).unwrap_or_default()),
+            None => {
+                let types = alternatives.iter().fold(Types::default(), |acc, alt| {
+                    acc.union(self.schema.resolve(alt).types.unwrap_or_default())
+                });
+                self.report(
+                    ViolationKind::WrongType {
+                        expected: describe_types(types),
+                        found: describe_value(value),
+                    },
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Picks the alternative a discriminator names: `Some(Ok(i))`, `Some(Err(why not))`
+    /// when the value names none, `None` when the value carries no discriminator.
+    fn select(
+        &mut self,
+        discriminator: &'a Discriminator,
+        value: &'a Value,
+    ) -> Option<Result<usize, Box<Violation>>> {
+        match (discriminator, value) {
+            (Discriminator::Property { name, values }, Value::Object(map)) => {
+                let tag = map.get(name)?;
+                if let Some((_, i)) = values.iter().find(|(v, _)| json_eq(v, tag)) {
+                    return Some(Ok(*i));
+                }
+                let allowed: Vec<Value> = values.iter().map(|(v, _)| v.clone()).collect();
+                let mark = self.out.len();
+                self.at(Segment::Key(name), |v| v.not_allowed(tag, &allowed));
+                self.out
+                    .pop()
+                    .filter(|_| self.out.len() == mark)
+                    .map(|v| Err(Box::new(v)))
+            }
+            (Discriminator::Key { keys, .. }, Value::Object(map)) if map.len() == 1 => {
+                let (key, _) = map.iter().next()?;
+                if let Some((_, i)) = keys.iter().find(|(k, _)| k == key) {
+                    return Some(Ok(*i));
+                }
+                let allowed: Vec<Value> =
+                    keys.iter().map(|(k, _)| Value::from(k.as_str())).collect();
+                let suggestion =
+                    suggest::closest(key, keys.iter().map(|(k, _)| k.as_str())).map(str::to_owned);
+                let mut violation = Violation::new(
+                    format!(
+                        "{}/{}",
+                        self.pointer(),
+                        key.replace('~', "~0").replace('/', "~1")
+                    ),
+                    ViolationKind::NotAllowed {
+                        found: describe::short_json(&Value::String(key.clone())),
+                        allowed: list_values(&allowed),
+                    },
+                );
+                if let Some(s) = suggestion {
+                    violation = violation.with_suggestion(s);
+                }
+                Some(Err(Box::new(violation)))
+            }
+            (Discriminator::Key { strings, .. }, Value::String(s)) if !strings.is_empty() => {
+                strings.iter().find(|(k, _)| k == s).map(|(_, i)| Ok(*i))
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,668 @@
+//! Typed attributes: `#[serde(...)]` (the keys that change the JSON shape), `#[schema(...)]`,
+//! `#[tool(...)]`, `#[answer]` and doc comments, each parsed once.
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, Lit, LitStr, Token};
+
+use crate::case::{RULE_NAMES, RenameRule};
+use crate::ctxt::Ctxt;
+
+// #[schema(...)] keys.
+const RANGE: &str = "range";
+const LENGTH: &str = "length";
+const PATTERN: &str = "pattern";
+const FORMAT: &str = "format";
+const EXAMPLE: &str = "example";
+const HINT: &str = "hint";
+const DESCRIPTION: &str = "description";
+const BRIDGE: &str = "bridge";
+const MIN: &str = "min";
+const MAX: &str = "max";
+const NAME: &str = "name";
+
+pub const FORMATS: &[&str] = &["date", "date-time", "email", "uri", "uuid"];
+
+/// An attribute value that remembers its tokens (for spans) and rejects a second setting.
+pub struct Attr<T> {
+    name: &'static str,
+    tokens: TokenStream,
+    value: Option<T>,
+}
+
+impl<T> Attr<T> {
+    fn none(name: &'static str) -> Self {
+        Attr {
+            name,
+            tokens: TokenStream::new(),
+            value: None,
+        }
+    }
+
+    fn set<A: ToTokens>(&mut self, cx: &Ctxt, obj: A, value: T) {
+        let tokens = obj.into_token_stream();
+        if self.value.is_some() {
+            cx.error_spanned_by(tokens, format!("duplicate #[{}]", self.name));
+        } else {
+            self.tokens = tokens;
+            self.value = Some(value);
+        }
+    }
+
+    pub fn get(&self) -> Option<&T> {
+        self.value.as_ref()
+    }
+
+    pub fn tokens(&self) -> &TokenStream {
+        &self.tokens
+    }
+}
+
+/// A number from an attribute, kept as tokens to write back.
+#[derive(Clone)]
+pub struct Number {
+    pub value: f64,
+    pub integer: bool,
+    pub tokens: TokenStream,
+}
+
+#[derive(Clone, Default)]
+pub struct Bounds<T> {
+    pub min: Option<T>,
+    pub max: Option<T>,
+}
+
+pub enum DefaultValue {
+    None,
+    /// `#[serde(default)]`
+    Trait,
+    /// `#[serde(default = "path")]`
+    Path(syn::ExprPath),
+}
+
+/// Doc comment lines joined, the leading space of each removed.
+fn doc(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(s), ..
+            }) = &nv.value
+        {
+            let line = s.value();
+            lines.push(
+                line.strip_prefix(' ')
+                    .unwrap_or(&line)
+                    .trim_end()
+                    .to_owned(),
+            );
+        }
+    }
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}
+
+fn get_lit_str(cx: &Ctxt, key: &str, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(Some(s)),
+        other => {
+            cx.error_spanned_by(other, format!("expected #[{key} = \"...\"] to be a string"));
+            Ok(None)
+        }
+    }
+}
+
+/// Skips a key this derive does not read (serde's own keys are serde's to check).
+fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        let _: Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip(&inner))?;
+    }
+    Ok(())
+}
+
+/// `rename = "x"` or `rename(deserialize = "x")`: the name used when reading.
+fn deserialize_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(Token![=]) {
+        let s: LitStr = meta.value()?.parse()?;
+        return Ok(Some(s.value()));
+    }
+    let mut out = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path.is_ident("deserialize") {
+            let s: LitStr = inner.value()?.parse()?;
+            out = Some(s.value());
+        } else {
+            skip(&inner)?;
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Walks the `#[serde(...)]` attributes; serde reports malformed ones itself.
+fn each_serde(attrs: &[Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| f(&meta));
+    }
+}
+
+fn each_schema(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(&str, &ParseNestedMeta) -> syn::Result<bool>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
+        if let Err(e) = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            if !f(&key, &meta)? {
+                let path = meta.path.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(&meta.path, format!("unknown schema attribute `{path}`"));
+                skip(&meta)?;
+            }
+            Ok(())
+        }) {
+            cx.syn_error(e);
+        }
+    }
+}
+
+fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut Option<RenameRule>) -> syn::Result<()> {
+    let span = meta.path.span();
+    if let Some(name) = deserialize_name(meta)? {
+        match RenameRule::from_str(&name) {
+            Some(rule) => *out = Some(rule),
+            None => {
+                let names: Vec<String> = RULE_NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!(
+                        "unknown rename rule `{name}`; expected one of {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Attributes on the struct or enum.
+pub struct Container {
+    pub name: Option<String>,
+    pub rename_all: Option<RenameRule>,
+    pub rename_all_fields: Option<RenameRule>,
+    pub tag: Option<String>,
+    pub content: Option<String>,
+    pub untagged: bool,
+    pub transparent: bool,
+    pub default: DefaultValue,
+    pub description: Option<String>,
+    /// `#[tool]` or `#[answer]` written on the container, which is an error.
+    pub misplaced: Vec<(Span, &'static str)>,
+}
+
+impl Container {
+    pub fn from_ast(cx: &Ctxt, input: &syn::DeriveInput) -> Self {
+        let mut this = Container {
+            name: None,
+            rename_all: None,
+            rename_all_fields: None,
+            tag: None,
+            content: None,
+            untagged: false,
+            transparent: false,
+            default: DefaultValue::None,
+            description: doc(&input.attrs),
+            misplaced: Vec::new(),
+        };
+        each_serde(&input.attrs, |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                // #[serde(rename = "name")]
+                this.name = deserialize_name(meta)?;
+            } else if p.is_ident("rename_all") {
+                // #[serde(rename_all = "camelCase")]
+                rename_rule(cx, meta, &mut this.rename_all)?;
+            } else if p.is_ident("rename_all_fields") {
+                // #[serde(rename_all_fields = "camelCase")]
+                rename_rule(cx, meta, &mut this.rename_all_fields)?;
+            } else if p.is_ident("tag") {
+                // #[serde(tag = "type")]
+                this.tag = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if p.is_ident("content") {
+                // #[serde(content = "data")]
+                this.content = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if p.is_ident("untagged") {
+                this.untagged = true;
+            } else if p.is_ident("transparent") {
+                this.transparent = true;
+            } else if p.is_ident("default") {
+                // #[serde(default)] or #[serde(default = "path")]
+                this.default = if meta.input.peek(Token![=]) {
+                    DefaultValue::Path(meta.value()?.parse::<LitStr>()?.parse()?)
+                } else {
+                    DefaultValue::Trait
+                };
+            } else if p.is_ident("from") || p.is_ident("try_from") || p.is_ident("remote") {
+                cx.error_spanned_by(
+                    p,
+                    format!(
+                        "#[serde({})] changes the JSON shape in a way ToolSchema cannot see; derive ToolSchema on the type it reads from",
+                        p.to_token_stream()
+                    ),
+                );
+                skip(meta)?;
+            } else {
+                // deny_unknown_fields (toolschema is always strict), bound, crate, … .
+                skip(meta)?;
+            }
+            Ok(())
+        });
+        each_schema(cx, &input.attrs, |key, meta| {
+            match key {
+                DESCRIPTION => {
+                    // #[schema(description = "...")]
+                    if let Some(s) = get_lit_str(cx, "schema(description)", meta)? {
+                        this.description = Some(s.value());
+                    }
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        });
+        for attr in &input.attrs {
+            if attr.path().is_ident("tool") {
+                this.misplaced
+                    .push((attr.span(), "#[tool] can only be used on enum variants"));
+            } else if attr.path().is_ident("answer") {
+                this.misplaced
+                    .push((attr.span(), "#[answer] can only be used on enum variants"));
+            }
+        }
+        this
+    }
+}
+
+/// `#[tool]` or `#[tool(name = "...", description = "...")]`.
+pub struct Tool {
+    pub span: Span,
+    pub name: Option<String>,
+    pub description: Option<String>,
+}
+
+/// Attributes on an enum variant.
+pub struct Variant {
+    pub name: Option<String>,
+    pub aliases: Vec<String>,
+    pub rename_all: Option<RenameRule>,
+    pub skip: bool,
+    pub description: Option<String>,
+    pub tool: Option<Tool>,
+    pub answer: Option<Span>,
+}
+
+impl Variant {
+    pub fn from_ast(cx: &Ctxt, variant: &syn::Variant) -> Self {
+        let mut this = Variant {
+            name: None,
+            aliases: Vec::new(),
+            rename_all: None,
+            skip: false,
+            description: doc(&variant.attrs),
+            tool: None,
+            answer: None,
+        };
+        each_serde(&variant.attrs, |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                this.name = deserialize_name(meta)?;
+            } else if p.is_ident("alias") {
+                this.aliases.push(meta.value()?.parse::<LitStr>()?.value());
+            } else if p.is_ident("rename_all") {
+                rename_rule(cx, meta, &mut this.rename_all)?;
+            } else if p.is_ident("skip") || p.is_ident("skip_deserializing") {
+                this.skip = true;
+            } else if p.is_ident("other") || p.is_ident("deserialize_with") || p.is_ident("with") {
+                cx.error_spanned_by(
+                    p,
+                    format!(
+                        "#[serde({})] is not supported by ToolSchema",
+                        p.to_token_stream()
+                    ),
+                );
+                skip(meta)?;
+            } else {
+                skip(meta)?;
+            }
+            Ok(())
+        });
+        let mut description = Attr::none("schema(description)");
+        each_schema(cx, &variant.attrs, |key, meta| {
+            match key {
+                DESCRIPTION => {
+                    if let Some(s) = get_lit_str(cx, "schema(description)", meta)? {
+                        description.set(cx, &meta.path, s.value());
+                    }
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        });
+        if let Some(d) = description.value {
+            this.description = Some(d);
+        }
+        for attr in &variant.attrs {
+            if attr.path().is_ident("tool") {
+                let tool = parse_tool(cx, attr);
+                if this.tool.is_some() {
+                    cx.error_spanned_by(attr, "duplicate #[tool]");
+                } else {
+                    this.tool = Some(tool);
+                }
+            } else if attr.path().is_ident("answer") {
+                if !matches!(attr.meta, syn::Meta::Path(_)) {
+                    cx.error_spanned_by(attr, "#[answer] takes no arguments");
+                }
+                if this.answer.is_some() {
+                    cx.error_spanned_by(attr, "duplicate #[answer]");
+                } else {
+                    this.answer = Some(attr.span());
+                }
+            }
+        }
+        this
+    }
+}
+
+fn parse_tool(cx: &Ctxt, attr: &Attribute) -> Tool {
+    let mut tool = Tool {
+        span: attr.span(),
+        name: None,
+        description: None,
+    };
+    if matches!(attr.meta, syn::Meta::Path(_)) {
+        return tool;
+    }
+    let mut name = Attr::none("tool(name)");
+    let mut description = Attr::none("tool(description)");
+    let result = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident(NAME) {
+            // #[tool(name = "get_weather")]
+            if let Some(s) = get_lit_str(cx, "tool(name)", &meta)? {
+                if s.value().is_empty() {
+                    cx.error_spanned_by(&s, "a tool name cannot be empty");
+                }
+                name.set(cx, &meta.path, s.value());
+            }
+        } else if meta.path.is_ident(DESCRIPTION) {
+            // #[tool(description = "...")]
+            if let Some(s) = get_lit_str(cx, "tool(description)", &meta)? {
+                description.set(cx, &meta.path, s.value());
+            }
+        } else {
+            let path = meta.path.to_token_stream().to_string().replace(' ', "");
+            cx.error_spanned_by(&meta.path, format!("unknown tool attribute `{path}`"));
+            skip(&meta)?;
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        cx.syn_error(e);
+    }
+    tool.name = name.value;
+    tool.description = description.value;
+    tool
+}
+
+/// Attributes on a field.
+pub struct Field {
+    pub name: Option<String>,
+    pub aliases: Vec<String>,
+    pub default: DefaultValue,
+    pub skip: bool,
+    pub flatten: bool,
+    pub description: Option<String>,
+    pub range: Attr<Bounds<Number>>,
+    pub length: Attr<Bounds<Number>>,
+    pub pattern: Attr<LitStr>,
+    pub format: Attr<String>,
+    pub example: Attr<Expr>,
+    pub hint: Attr<String>,
+    pub bridge: Attr<()>,
+}
+
+impl Field {
+    pub fn from_ast(cx: &Ctxt, field: &syn::Field) -> Self {
+        let mut this = Field {
+            name: None,
+            aliases: Vec::new(),
+            default: DefaultValue::None,
+            skip: false,
+            flatten: false,
+            description: doc(&field.attrs),
+            range: Attr::none("schema(range)"),
+            length: Attr::none("schema(length)"),
+            pattern: Attr::none("schema(pattern)"),
+            format: Attr::none("schema(format)"),
+            example: Attr::none("schema(example)"),
+            hint: Attr::none("schema(hint)"),
+            bridge: Attr::none("schema(bridge)"),
+        };
+        each_serde(&field.attrs, |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                // #[serde(rename = "name")]
+                this.name = deserialize_name(meta)?;
+            } else if p.is_ident("alias") {
+                // #[serde(alias = "other")]
+                this.aliases.push(meta.value()?.parse::<LitStr>()?.value());
+            } else if p.is_ident("default") {
+                // #[serde(default)] or #[serde(default = "path")]
+                this.default = if meta.input.peek(Token![=]) {
+                    DefaultValue::Path(meta.value()?.parse::<LitStr>()?.parse()?)
+                } else {
+                    DefaultValue::Trait
+                };
+            } else if p.is_ident("skip") || p.is_ident("skip_deserializing") {
+                this.skip = true;
+            } else if p.is_ident("flatten") {
+                this.flatten = true;
+            } else if p.is_ident("deserialize_with") || p.is_ident("with") {
+                cx.error_spanned_by(
+                    p,
+                    format!(
+                        "#[serde({})] changes the JSON shape in a way ToolSchema cannot see; use #[schema(bridge)] for a type with its own schemars::JsonSchema",
+                        p.to_token_stream()
+                    ),
+                );
+                skip(meta)?;
+            } else {
+                skip(meta)?;
+            }
+            Ok(())
+        });
+        let mut description = Attr::none("schema(description)");
+        each_schema(cx, &field.attrs, |key, meta| {
+            match key {
+                RANGE => {
+                    // #[schema(range(min = 0, max = 150))]
+                    let bounds = parse_bounds(cx, meta, "range")?;
+                    this.range.set(cx, &meta.path, bounds);
+                }
+                LENGTH => {
+                    // #[schema(length(min = 1, max = 80))]
+                    let bounds = parse_bounds(cx, meta, "length")?;
+                    for n in bounds.min.iter().chain(&bounds.max) {
+                        if !n.integer || n.value < 0.0 {
+                            cx.error_spanned_by(
+                                &n.tokens,
+                                "a length must be a non-negative integer",
+                            );
+                        }
+                    }
+                    this.length.set(cx, &meta.path, bounds);
+                }
+                PATTERN => {
+                    // #[schema(pattern = "^[a-z]+$")]
+                    if let Some(s) = get_lit_str(cx, "schema(pattern)", meta)? {
+                        if let Err(e) = regex::Regex::new(&s.value()) {
+                            let first = e.to_string();
+                            let reason = first.lines().last().unwrap_or_default().trim().to_owned();
+                            cx.error_spanned_by(
+                                &s,
+                                format!("invalid regex in #[schema(pattern)]: {reason}"),
+                            );
+                        }
+                        this.pattern.set(cx, &meta.path, s);
+                    }
+                }
+                FORMAT => {
+                    // #[schema(format = "date")]
+                    if let Some(s) = get_lit_str(cx, "schema(format)", meta)? {
+                        if !FORMATS.contains(&s.value().as_str()) {
+                            let names: Vec<String> =
+                                FORMATS.iter().map(|f| format!("`{f}`")).collect();
+                            cx.error_spanned_by(
+                                &s,
+                                format!(
+                                    "unknown format `{}`; expected one of {}",
+                                    s.value(),
+                                    names.join(", ")
+                                ),
+                            );
+                        }
+                        this.format.set(cx, &meta.path, s.value());
+                    }
+                }
+                EXAMPLE => {
+                    // #[schema(example = 42)]
+                    let expr: Expr = meta.value()?.parse()?;
+                    if !is_literal(&expr) {
+                        cx.error_spanned_by(
+                            &expr,
+                            "#[schema(example)] takes a literal: a string, number or bool",
+                        );
+                    }
+                    this.example.set(cx, &meta.path, expr);
+                }
+                HINT => {
+                    // #[schema(hint = "shown to a model when this field is wrong")]
+                    if let Some(s) = get_lit_str(cx, "schema(hint)", meta)? {
+                        this.hint.set(cx, &meta.path, s.value());
+                    }
+                }
+                DESCRIPTION => {
+                    // #[schema(description = "...")]
+                    if let Some(s) = get_lit_str(cx, "schema(description)", meta)? {
+                        description.set(cx, &meta.path, s.value());
+                    }
+                }
+                BRIDGE => {
+                    // #[schema(bridge)]: schemars::JsonSchema + serde::Deserialize
+                    this.bridge.set(cx, &meta.path, ());
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        });
+        if let Some(d) = description.value {
+            this.description = Some(d);
+        }
+        this
+    }
+}
+
+fn is_literal(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(_) => true,
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && matches!(*u.expr, Expr::Lit(_)),
+        _ => false,
+    }
+}
+
+/// `range(min = 0, max = 150)`, either bound optional.
+fn parse_bounds(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) -> syn::Result<Bounds<Number>> {
+    let mut bounds = Bounds {
+        min: None,
+        max: None,
+    };
+    meta.parse_nested_meta(|inner| {
+        let slot = if inner.path.is_ident(MIN) {
+            &mut bounds.min
+        } else if inner.path.is_ident(MAX) {
+            &mut bounds.max
+        } else {
+            let path = inner.path.to_token_stream().to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &inner.path,
+                format!("unknown {what} bound `{path}`; expected `min` or `max`"),
+            );
+            return skip(&inner);
+        };
+        let expr: Expr = inner.value()?.parse()?;
+        match number(&expr) {
+            Some(_) if slot.is_some() => cx.error_spanned_by(
+                &inner.path,
+                format!(
+                    "duplicate #[schema({what}({}))]",
+                    inner.path.to_token_stream()
+                ),
+            ),
+            Some(n) => *slot = Some(n),
+            None => cx.error_spanned_by(&expr, format!("a {what} bound must be a number literal")),
+        }
+        Ok(())
+    })?;
+    if bounds.min.is_none() && bounds.max.is_none() {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("#[schema({what})] needs `min`, `max` or both"),
+        );
+    }
+    if let (Some(min), Some(max)) = (&bounds.min, &bounds.max)
+        && min.value > max.value
+    {
+        cx.error_spanned_by(&min.tokens, format!("{what} min is greater than max"));
+    }
+    Ok(bounds)
+}
+
+fn number(expr: &Expr) -> Option<Number> {
+    let (negative, lit) = match expr {
+        Expr::Lit(syn::ExprLit { lit, .. }) => (false, lit),
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => match &**expr {
+            Expr::Lit(syn::ExprLit { lit, .. }) => (true, lit),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let sign = if negative { -1.0 } else { 1.0 };
+    let (value, integer) = match lit {
+        Lit::Int(i) => (i.base10_parse::<f64>().ok()?, true),
+        Lit::Float(f) => (f.base10_parse::<f64>().ok()?, false),
+        _ => return None,
+    };
+    Some(Number {
+        value: sign * value,
+        integer,
+        tokens: expr.to_token_stream(),
+    })
+}

@@ -1,0 +1,225 @@
+//! Checks that span several attributes or need the field's type.
+
+use std::collections::HashMap;
+
+use crate::ast::{Container, Data, Field, Style, Variant};
+use crate::ctxt::Ctxt;
+use crate::ty::{self, Kind};
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    for (span, message) in &cont.attrs.misplaced {
+        cx.syn_error(syn::Error::new(*span, message));
+    }
+    match &cont.data {
+        Data::Struct(_, fields) => {
+            check_fields(cx, fields);
+            check_transparent(cx, cont, fields);
+            if cont.attrs.tag.is_some() || cont.attrs.untagged {
+                cx.error_spanned_by(
+                    &cont.ident,
+                    "#[serde(tag)] and #[serde(untagged)] apply to enums, not structs",
+                );
+            }
+        }
+        Data::Enum(variants) => {
+            for variant in variants {
+                check_fields(cx, &variant.fields);
+            }
+            if cont.attrs.transparent {
+                cx.error_spanned_by(
+                    &cont.ident,
+                    "#[serde(transparent)] applies to structs with one field",
+                );
+            }
+            check_tagging(cx, cont, variants);
+            if cont.is_tool_union() {
+                check_union(cx, cont, variants);
+            }
+        }
+    }
+}
+
+fn check_fields(cx: &Ctxt, fields: &[Field]) {
+    for field in fields {
+        let kind = ty::kind(field.ty);
+        let a = &field.attrs;
+        let wrong = |attr_tokens: &proc_macro2::TokenStream,
+                     what: &str,
+                     allowed: &[Kind],
+                     expected: &str| {
+            if kind != Kind::Unknown && !allowed.contains(&kind) {
+                cx.error_spanned_by(
+                    attr_tokens,
+                    format!(
+                        "#[schema({what})] applies to {expected}, not to {}",
+                        ty::describe(kind)
+                    ),
+                );
+            }
+        };
+        if a.range.get().is_some() {
+            wrong(a.range.tokens(), "range", &[Kind::Number], "numbers");
+        }
+        if a.length.get().is_some() {
+            wrong(
+                a.length.tokens(),
+                "length",
+                &[Kind::String, Kind::Collection],
+                "strings and collections",
+            );
+        }
+        if a.pattern.get().is_some() {
+            wrong(a.pattern.tokens(), "pattern", &[Kind::String], "strings");
+        }
+        if a.format.get().is_some() {
+            wrong(a.format.tokens(), "format", &[Kind::String], "strings");
+        }
+        if let Some(bounds) = a.range.get() {
+            let integer_type = matches!(kind, Kind::Number) && !type_is_float(field.ty);
+            for n in bounds.min.iter().chain(&bounds.max) {
+                if integer_type && !n.integer {
+                    cx.error_spanned_by(&n.tokens, "an integer field takes integer bounds");
+                }
+            }
+        }
+        if a.flatten {
+            if a.bridge.get().is_some() {
+                cx.error_spanned_by(
+                    a.bridge.tokens(),
+                    "#[schema(bridge)] cannot be combined with #[serde(flatten)]",
+                );
+            }
+            if matches!(field.member, syn::Member::Unnamed(_)) {
+                cx.error_spanned_by(field.original, "#[serde(flatten)] applies to named fields");
+            }
+        }
+        if a.skip {
+            let constraint = [
+                a.range.tokens(),
+                a.length.tokens(),
+                a.pattern.tokens(),
+                a.hint.tokens(),
+            ]
+            .into_iter()
+            .find(|t| !t.is_empty());
+            if let Some(tokens) = constraint {
+                cx.error_spanned_by(
+                    tokens,
+                    "a skipped field is not in the schema; remove this #[schema] attribute",
+                );
+            }
+        }
+    }
+}
+
+fn type_is_float(ty: &syn::Type) -> bool {
+    let text = quote::quote!(#ty).to_string();
+    text.contains("f32") || text.contains("f64")
+}
+
+fn check_transparent(cx: &Ctxt, cont: &Container, fields: &[Field]) {
+    if cont.attrs.transparent && fields.iter().filter(|f| !f.attrs.skip).count() != 1 {
+        cx.error_spanned_by(
+            &cont.ident,
+            "#[serde(transparent)] requires exactly one field that is not skipped",
+        );
+    }
+}
+
+fn check_tagging(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
+    let a = &cont.attrs;
+    if a.content.is_some() && a.tag.is_none() {
+        cx.error_spanned_by(
+            &cont.ident,
+            "#[serde(content)] needs #[serde(tag)] beside it",
+        );
+    }
+    if a.untagged && a.tag.is_some() {
+        cx.error_spanned_by(
+            &cont.ident,
+            "#[serde(untagged)] cannot be combined with #[serde(tag)]",
+        );
+    }
+    if a.tag.is_some() && a.content.is_none() {
+        for variant in variants
+            .iter()
+            .filter(|v| !v.attrs.skip && v.style == Style::Tuple)
+        {
+            cx.error_spanned_by(
+                &variant.ident,
+                "an internally tagged enum cannot have tuple variants; use #[serde(tag, content)]",
+            );
+        }
+    }
+    let mut names: HashMap<&str, &syn::Ident> = HashMap::new();
+    for variant in variants.iter().filter(|v| !v.attrs.skip) {
+        if variant.attrs.answer.is_some() {
+            continue;
+        }
+        if let Some(first) = names.insert(&variant.name, &variant.ident) {
+            let what = if variant.attrs.tool.is_some() {
+                "tool name"
+            } else {
+                "variant name"
+            };
+            cx.error_spanned_by(
+                &variant.ident,
+                format!(
+                    "duplicate {what} `{}` (also used by `{first}`)",
+                    variant.name
+                ),
+            );
+        }
+    }
+}
+
+fn check_union(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
+    let a = &cont.attrs;
+    if a.tag.is_some() || a.untagged {
+        cx.error_spanned_by(
+            &cont.ident,
+            "a tool union has its own JSON form; remove #[serde(tag)]/#[serde(untagged)]",
+        );
+    }
+    let mut answer_seen = false;
+    for variant in variants {
+        let attrs = &variant.attrs;
+        if let (Some(tool), Some(_)) = (&attrs.tool, attrs.answer) {
+            cx.syn_error(syn::Error::new(
+                tool.span,
+                "#[tool] and #[answer] cannot be on the same variant",
+            ));
+            continue;
+        }
+        if let Some(span) = attrs.answer {
+            if answer_seen {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "only one #[answer] variant is allowed",
+                ));
+            }
+            answer_seen = true;
+            if variant.style == Style::Unit || variant.style == Style::Tuple {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "#[answer] takes a newtype or struct variant: `Answer(String)`",
+                ));
+            }
+        } else if let Some(tool) = &attrs.tool {
+            if variant.style == Style::Tuple {
+                cx.syn_error(syn::Error::new(
+                    tool.span,
+                    "#[tool] takes a struct variant or a newtype of a struct, not a tuple",
+                ));
+            }
+        } else if !attrs.skip {
+            cx.error_spanned_by(
+                &variant.ident,
+                format!(
+                    "`{}` is in a tool union: mark it #[tool] or #[answer]",
+                    variant.ident
+                ),
+            );
+        }
+    }
+}

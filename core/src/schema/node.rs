@@ -20,14 +20,15 @@ impl Types {
     pub const ARRAY: Types = Types(1 << 5);
     pub const OBJECT: Types = Types(1 << 6);
 
+    // `null` last, so a nullable string reads `["string", "null"]`.
     const ALL: [(Types, &'static str); 7] = [
-        (Types::NULL, "null"),
         (Types::BOOLEAN, "boolean"),
         (Types::INTEGER, "integer"),
         (Types::NUMBER, "number"),
         (Types::STRING, "string"),
         (Types::ARRAY, "array"),
         (Types::OBJECT, "object"),
+        (Types::NULL, "null"),
     ];
 
     pub const fn union(self, other: Types) -> Types {
@@ -46,7 +47,7 @@ impl Types {
         Types::ALL.iter().find(|(_, n)| *n == name).map(|(t, _)| *t)
     }
 
-    /// The type names, in JSON Schema's order.
+    /// The type names, `null` last.
     pub fn names(self) -> impl Iterator<Item = &'static str> {
         Types::ALL
             .into_iter()

@@ -37,11 +37,6 @@ pub(crate) fn describe_types(types: Types) -> String {
             _ => "an object",
         });
     }
-    // Null reads best last: "a string or null".
-    if let Some(i) = words.iter().position(|w| *w == "null") {
-        let null = words.remove(i);
-        words.push(null);
-    }
     match words.as_slice() {
         [] => "nothing".into(),
         [one] => (*one).into(),

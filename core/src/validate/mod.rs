@@ -604,7 +604,19 @@ impl<'a> Validator<'a> {
                 Some(Err(Box::new(violation)))
             }
             (Discriminator::Key { strings, .. }, Value::String(s)) if !strings.is_empty() => {
-                strings.iter().find(|(k, _)| k == s).map(|(_, i)| Ok(*i))
+                if let Some((_, i)) = strings.iter().find(|(k, _)| k == s) {
+                    return Some(Ok(*i));
+                }
+                let allowed: Vec<Value> = strings
+                    .iter()
+                    .map(|(k, _)| Value::from(k.as_str()))
+                    .collect();
+                let mark = self.out.len();
+                self.not_allowed(value, &allowed);
+                self.out
+                    .pop()
+                    .filter(|_| self.out.len() == mark)
+                    .map(|v| Err(Box::new(v)))
             }
             _ => None,
         }

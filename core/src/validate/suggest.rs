@@ -16,7 +16,7 @@ pub(crate) fn closest<'a>(
         let distance = if fold(candidate) == folded {
             0
         } else {
-            levenshtein(word, candidate)
+            edit_distance(word, candidate)
         };
         let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
         // An abbreviation ranks after every typo within the limit.
@@ -47,17 +47,28 @@ fn fold(s: &str) -> String {
         .collect()
 }
 
-/// Edit distance in characters (insertions, deletions, substitutions).
-pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
+/// Edit distance in characters: insertions, deletions, substitutions and swaps of two
+/// neighbours (`Unti` is one edit from `Unit`).
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // Three rows: the one before the previous is needed for swaps.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (previous[j - 1] + cost)
+                .min(previous[j] + 1)
+                .min(current[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(before[j - 2] + 1);
+            }
+            current[j] = best;
         }
+        std::mem::swap(&mut before, &mut previous);
         std::mem::swap(&mut previous, &mut current);
     }
     previous[b.len()]
@@ -82,6 +93,7 @@ mod tests {
         assert_eq!(closest("x", ["y"]), Some("y"));
         assert_eq!(closest("kelvin", ["celsius", "fahrenheit"]), None);
         assert_eq!(closest("qty", ["quantity", "sku"]), Some("quantity"));
+        assert_eq!(closest("Nwe", ["New", "Tup"]), Some("New"));
         assert_eq!(
             closest("desc", ["description", "date"]),
             Some("description")
@@ -89,9 +101,11 @@ mod tests {
     }
 
     #[test]
-    fn levenshtein_counts_edits() {
-        assert_eq!(levenshtein("kitten", "sitting"), 3);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("same", "same"), 0);
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+        assert_eq!(edit_distance("Unti", "Unit"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
     }
 }

@@ -20,17 +20,36 @@ pub(crate) fn render(schema: &Schema) -> Value {
         }
         _ => {}
     }
+    let used = reachable(schema, root);
     let defs: Map<String, Value> = schema
         .definitions
         .iter()
         .enumerate()
-        .filter(|(i, _)| schema.root_def.map(|id| id.0) != Some(*i))
+        .filter(|(i, _)| used[*i] && schema.root_def.map(|id| id.0) != Some(*i))
         .map(|(_, def)| (def.name.clone(), node(schema, &def.node)))
         .collect();
     if !defs.is_empty() {
         out.insert("$defs".into(), Value::Object(defs));
     }
     Value::Object(out)
+}
+
+/// Which definitions the root refers to, directly or through others. A flattened struct's
+/// definition, merged into its parent, is not.
+fn reachable(schema: &Schema, root: &Node) -> Vec<bool> {
+    let mut used = vec![false; schema.definitions.len()];
+    let mut stack = vec![root.clone()];
+    while let Some(mut n) = stack.pop() {
+        n.for_each_mut(&mut |inner| {
+            if let Some(id) = inner.reference
+                && !used[id.0]
+            {
+                used[id.0] = true;
+                stack.push(schema.definitions[id.0].node.clone());
+            }
+        });
+    }
+    used
 }
 
 /// One node as JSON: `false` for a node that accepts nothing, an object otherwise.
@@ -116,11 +135,12 @@ pub(crate) fn node(schema: &Schema, n: &Node) -> Value {
         let mut properties = Map::new();
         let mut required = Vec::new();
         for p in &n.properties {
+            // The field's own name first, then its aliases.
             let schema_of = node(schema, &p.node);
+            properties.insert(p.name.clone(), schema_of.clone());
             for alias in &p.aliases {
                 properties.insert(alias.clone(), schema_of.clone());
             }
-            properties.insert(p.name.clone(), schema_of);
             if p.aliases.is_empty() {
                 if p.required {
                     required.push(Value::from(p.name.clone()));

@@ -14,7 +14,13 @@ pub fn describe(cont: &Container) -> TokenStream {
                 let node = field.map_or_else(|| quote!(::toolschema::Node::default()), positional);
                 quote!(::toolschema::__private::describe(#node, #description))
             } else {
-                payload(*style, fields, cont.attrs.description.as_deref())
+                let all_default = !matches!(cont.attrs.default, crate::attr::DefaultValue::None);
+                payload(
+                    *style,
+                    fields,
+                    cont.attrs.description.as_deref(),
+                    all_default,
+                )
             }
         }
         Data::Enum(variants) => enumeration(cont, variants),
@@ -32,7 +38,13 @@ fn option_str(s: Option<&str>) -> TokenStream {
 }
 
 /// The schema of a struct's or variant's fields.
-fn payload(style: Style, fields: &[Field], description: Option<&str>) -> TokenStream {
+/// `all_default`: the container's `#[serde(default)]` makes every field optional.
+fn payload(
+    style: Style,
+    fields: &[Field],
+    description: Option<&str>,
+    all_default: bool,
+) -> TokenStream {
     let described = option_str(description);
     let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
     match style {
@@ -55,7 +67,7 @@ fn payload(style: Style, fields: &[Field], description: Option<&str>) -> TokenSt
                     let ty = f.ty;
                     quote!(.flatten(<#ty as ::toolschema::ToolSchema>::describe(generator), generator))
                 } else {
-                    let field = field(f);
+                    let field = field(f, all_default);
                     quote!(.field(#field))
                 }
             });
@@ -78,12 +90,12 @@ fn node(f: &Field) -> TokenStream {
 
 /// A positional field's node, with its constraints.
 fn positional(f: &Field) -> TokenStream {
-    let field = field(f);
+    let field = field(f, false);
     quote!(#field.into_node())
 }
 
 /// `Field::new(name, node)` and a call per attribute.
-fn field(f: &Field) -> TokenStream {
+fn field(f: &Field, all_default: bool) -> TokenStream {
     let ty = f.ty;
     let name = &f.name;
     let node = node(f);
@@ -93,7 +105,7 @@ fn field(f: &Field) -> TokenStream {
         let aliases = &a.aliases;
         calls.push(quote!(.aliases(&[#(#aliases),*])));
     }
-    let required = if !matches!(a.default, crate::attr::DefaultValue::None) {
+    let required = if all_default || !matches!(a.default, crate::attr::DefaultValue::None) {
         quote!(false)
     } else if a.bridge.get().is_some() {
         quote!(::toolschema::__private::bridge_missing::<#ty>().is_none())
@@ -162,7 +174,7 @@ fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {
     let alternatives = variants.iter().map(|v| {
         let name = &v.name;
         let vdesc = option_str(v.attrs.description.as_deref());
-        let body = payload(v.style, &v.fields, None);
+        let body = payload(v.style, &v.fields, None, false);
         if cont.is_tool_union() {
             if v.attrs.answer.is_some() {
                 quote!(.answer(#body, #vdesc))

@@ -1,1 +1,237 @@
-fn main() {}
+//! `toolschema::from_str` against two baselines, on a realistic 2 KB and 200 KB document:
+//!
+//! - `serde_json::from_str` into the same type with `#[derive(Deserialize)]` (no schema
+//!   checks at all: the floor);
+//! - `jsonschema` validation of the parsed value, then `serde_json::from_value` (the usual
+//!   way to get a checked, typed value without toolschema).
+//!
+//! Run with `cargo bench -p toolschema --bench strict_de`; the last lines print the
+//! ratios measured in this run.
+
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
+use serde::{Deserialize, Serialize};
+use std::hint::black_box;
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema, Deserialize, Serialize, Clone)]
+#[serde(rename_all = "lowercase")]
+enum Category {
+    Tools,
+    Garden,
+    Kitchen,
+    Toys,
+}
+
+#[derive(ToolSchema, Deserialize, Serialize, Clone)]
+#[serde(tag = "status", rename_all = "snake_case")]
+enum Stock {
+    Available { quantity: u32 },
+    Backorder { days: u16 },
+    Discontinued,
+}
+
+#[derive(ToolSchema, Deserialize, Serialize, Clone)]
+struct Dimensions {
+    #[schema(range(min = 0, max = 10000))]
+    width_mm: f64,
+    #[schema(range(min = 0, max = 10000))]
+    height_mm: f64,
+    #[schema(range(min = 0, max = 1000))]
+    weight_kg: f32,
+}
+
+/// A product in a catalogue, as a model might extract it.
+#[derive(ToolSchema, Deserialize, Serialize, Clone)]
+struct Product {
+    id: u32,
+    #[schema(pattern = "^[A-Z]{3}-[0-9]{4}$")]
+    sku: String,
+    #[schema(length(min = 1, max = 120))]
+    name: String,
+    description: Option<String>,
+    #[schema(range(min = 0, max = 100000))]
+    price: f64,
+    currency: String,
+    tags: Vec<String>,
+    category: Category,
+    stock: Stock,
+    dimensions: Option<Dimensions>,
+    rating: Option<u8>,
+}
+
+#[derive(ToolSchema, Deserialize, Serialize, Clone)]
+struct Catalog {
+    store: String,
+    products: Vec<Product>,
+}
+
+fn product(i: u32) -> Product {
+    let categories = [
+        Category::Tools,
+        Category::Garden,
+        Category::Kitchen,
+        Category::Toys,
+    ];
+    Product {
+        id: i,
+        sku: format!("ABC-{:04}", i % 10000),
+        name: format!("Product number {i}"),
+        description: (!i.is_multiple_of(3))
+            .then(|| format!("A sturdy item, model {i}, made to last.")),
+        price: f64::from(i % 500) + 0.99,
+        currency: "EUR".into(),
+        tags: vec!["new".into(), format!("batch-{}", i % 7)],
+        category: categories[(i % 4) as usize].clone(),
+        stock: match i % 3 {
+            0 => Stock::Available { quantity: i * 3 },
+            1 => Stock::Backorder {
+                days: (i % 30) as u16,
+            },
+            _ => Stock::Discontinued,
+        },
+        dimensions: (i.is_multiple_of(2)).then_some(Dimensions {
+            width_mm: 120.5,
+            height_mm: 80.0,
+            weight_kg: 1.25,
+        }),
+        rating: (!i.is_multiple_of(4)).then_some((i % 5) as u8 + 1),
+    }
+}
+
+/// A catalogue whose JSON is at least `bytes` long.
+fn document(bytes: usize) -> String {
+    let mut catalog = Catalog {
+        store: "Example Store".into(),
+        products: Vec::new(),
+    };
+    let mut i = 0;
+    loop {
+        let text = serde_json::to_string(&catalog).expect("serializable");
+        if text.len() >= bytes {
+            return text;
+        }
+        catalog.products.push(product(i));
+        i += 1;
+    }
+}
+
+fn routes(c: &mut Criterion) {
+    let schema = Catalog::json_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    for (label, size) in [("2KB", 2 * 1024), ("200KB", 200 * 1024)] {
+        let text = document(size);
+        // The three routes must agree that the document is valid.
+        assert!(toolschema::from_str::<Catalog>(&text).is_ok());
+        assert!(validator.is_valid(&serde_json::from_str(&text).expect("JSON")));
+
+        let mut group = c.benchmark_group(format!("strict_de/{label}"));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("toolschema", label), &text, |b, text| {
+            b.iter(|| toolschema::from_str::<Catalog>(black_box(text)).expect("valid"))
+        });
+        group.bench_with_input(BenchmarkId::new("serde_json", label), &text, |b, text| {
+            b.iter(|| serde_json::from_str::<Catalog>(black_box(text)).expect("valid"))
+        });
+        group.bench_with_input(
+            BenchmarkId::new("jsonschema+from_value", label),
+            &text,
+            |b, text| {
+                b.iter(|| {
+                    let value: serde_json::Value =
+                        serde_json::from_str(black_box(text)).expect("JSON");
+                    assert!(validator.is_valid(&value));
+                    serde_json::from_value::<Catalog>(value).expect("valid")
+                })
+            },
+        );
+        group.finish();
+    }
+}
+
+/// Median time per call of `f`, over batches of calls lasting about 50 ms each.
+fn median(mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    let mut per_batch = 0u32;
+    while start.elapsed() < Duration::from_millis(50) {
+        f();
+        per_batch += 1;
+    }
+    let mut samples: Vec<Duration> = (0..15)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..per_batch {
+                f();
+            }
+            t.elapsed() / per_batch
+        })
+        .collect();
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// The ratios the issue asks for, measured in this same run, and where the time goes.
+fn ratios() {
+    let schema = Catalog::json_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    println!("\nratios (median of 15 batches, same process):");
+    for (label, size) in [("2KB", 2 * 1024), ("200KB", 200 * 1024)] {
+        let text = document(size);
+        let ours = median(|| {
+            black_box(toolschema::from_str::<Catalog>(black_box(&text)).expect("valid"));
+        });
+        let serde = median(|| {
+            black_box(serde_json::from_str::<Catalog>(black_box(&text)).expect("valid"));
+        });
+        let route = median(|| {
+            let value: serde_json::Value = serde_json::from_str(black_box(&text)).expect("JSON");
+            assert!(validator.is_valid(&value));
+            black_box(serde_json::from_value::<Catalog>(value).expect("valid"));
+        });
+        let parse = median(|| {
+            black_box(serde_json::from_str::<serde_json::Value>(black_box(&text)).expect("JSON"));
+        });
+        let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let compiled = toolschema::Schema::of::<Catalog>();
+        let validate = median(|| {
+            black_box(compiled.validate(black_box(&value)).is_ok());
+        });
+        let js = median(|| {
+            black_box(validator.is_valid(black_box(&value)));
+        });
+        let build = median(|| {
+            black_box(Catalog::from_json(black_box(value.clone())).is_ok());
+        });
+        let clone = median(|| {
+            black_box(black_box(&value).clone());
+        });
+        let from_value = median(|| {
+            black_box(serde_json::from_value::<Catalog>(black_box(value.clone())).is_ok());
+        });
+        println!(
+            "  {label:>5} phases: parse to Value {parse:?}; validate: toolschema {validate:?}, jsonschema {js:?}; \
+             build from Value: toolschema {:?}, serde_json::from_value {:?}",
+            build.saturating_sub(clone),
+            from_value.saturating_sub(clone),
+        );
+        println!(
+            "  {label:>5} ({} bytes): toolschema {:?}, serde_json {:?}, jsonschema+from_value {:?}; \
+             toolschema/serde_json = {:.2}x, jsonschema route/toolschema = {:.2}x",
+            text.len(),
+            ours,
+            serde,
+            route,
+            ours.as_secs_f64() / serde.as_secs_f64(),
+            route.as_secs_f64() / ours.as_secs_f64(),
+        );
+    }
+}
+
+criterion_group!(benches, routes);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    ratios();
+}

@@ -366,19 +366,34 @@ pub fn expect_null(value: Value) -> Result<(), Error> {
 }
 
 /// The members of an object being taken apart into a struct's fields.
+///
+/// Members are kept in document order and looked up from where the last one was found,
+/// so an object written in field order is taken apart in one sweep without hashing.
 pub struct Fields {
-    map: Map<String, Value>,
+    entries: Vec<Option<(String, Value)>>,
+    cursor: usize,
 }
 
 impl Fields {
     pub fn new(value: Value) -> Result<Self, Error> {
-        expect_object(value).map(|map| Fields { map })
+        let map = expect_object(value)?;
+        Ok(Fields {
+            entries: map.into_iter().map(Some).collect(),
+            cursor: 0,
+        })
     }
 
     fn remove(&mut self, name: &str, aliases: &[&str]) -> Option<Value> {
-        self.map
-            .remove(name)
-            .or_else(|| aliases.iter().find_map(|a| self.map.remove(*a)))
+        let len = self.entries.len();
+        for step in 0..len {
+            let i = (self.cursor + step) % len;
+            let hit = matches!(&self.entries[i], Some((key, _)) if key == name || aliases.contains(&key.as_str()));
+            if hit {
+                self.cursor = i + 1;
+                return self.entries[i].take().map(|(_, value)| value);
+            }
+        }
+        None
     }
 
     /// A field that must be present unless its type allows absence (`Option`).
@@ -445,23 +460,18 @@ impl Fields {
             .additional_properties
             .as_deref()
             .is_some_and(|n| !n.never);
-        let taken: Map<String, Value> = if open {
-            std::mem::take(&mut self.map)
-        } else {
-            let mut taken = Map::new();
-            for key in root.property_index.keys() {
-                if let Some(v) = self.map.remove(key) {
-                    taken.insert(key.clone(), v);
-                }
-            }
-            taken
-        };
+        let taken: Map<String, Value> = self
+            .entries
+            .iter_mut()
+            .filter(|e| matches!(e, Some((key, _)) if open || root.property(key).is_some()))
+            .filter_map(Option::take)
+            .collect();
         T::from_json(Value::Object(taken))
     }
 
     /// The string value of an internal or adjacent tag.
     pub fn tag(&mut self, name: &str) -> Result<String, Error> {
-        match self.map.remove(name) {
+        match self.remove(name, &[]) {
             Some(Value::String(s)) => Ok(s),
             Some(other) => Err(wrong_shape("a string tag", &other).under(name)),
             None => Err(Error::single(Violation::new(
@@ -473,12 +483,12 @@ impl Fields {
 
     /// An adjacent tag's content (`null` when absent, for unit variants).
     pub fn content(&mut self, name: &str) -> Value {
-        self.map.remove(name).unwrap_or(Value::Null)
+        self.remove(name, &[]).unwrap_or(Value::Null)
     }
 
     /// What is left, as an object: a newtype variant's struct beside an internal tag.
     pub fn into_value(self) -> Value {
-        Value::Object(self.map)
+        Value::Object(self.entries.into_iter().flatten().collect())
     }
 }
 

@@ -46,7 +46,6 @@ pub struct Field<'a> {
     pub name: String,
     pub attrs: attr::Field,
     pub ty: &'a Type,
-    pub original: &'a syn::Field,
 }
 
 impl<'a> Container<'a> {
@@ -58,9 +57,9 @@ impl<'a> Container<'a> {
                 Data::Struct(style, fields)
             }
             syn::Data::Enum(data) => Data::Enum(enum_from_ast(cx, &data.variants, &attrs)),
-            syn::Data::Union(_) => {
+            syn::Data::Union(data) => {
                 cx.error_spanned_by(
-                    input,
+                    data.union_token,
                     "ToolSchema cannot be derived for a union; use a struct or an enum",
                 );
                 return None;
@@ -148,7 +147,6 @@ fn struct_from_ast<'a>(
                 name,
                 attrs,
                 ty: &field.ty,
-                original: field,
             }
         })
         .collect();

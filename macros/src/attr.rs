@@ -1,10 +1,9 @@
 //! Typed attributes: `#[serde(...)]` (the keys that change the JSON shape), `#[schema(...)]`,
 //! `#[tool(...)]`, `#[answer]` and doc comments, each parsed once.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
-use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit, LitStr, Token};
 
 use crate::case::{RULE_NAMES, RenameRule};
@@ -107,6 +106,7 @@ fn doc(attrs: &[Attribute]) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
+/// `key` is written as the attribute reads, e.g. `schema(hint)` for `#[schema(hint = "...")]`.
 fn get_lit_str(cx: &Ctxt, key: &str, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
     let expr: Expr = meta.value()?.parse()?;
     match expr {
@@ -114,7 +114,11 @@ fn get_lit_str(cx: &Ctxt, key: &str, meta: &ParseNestedMeta) -> syn::Result<Opti
             lit: Lit::Str(s), ..
         }) => Ok(Some(s)),
         other => {
-            cx.error_spanned_by(other, format!("expected #[{key} = \"...\"] to be a string"));
+            let written = match key.strip_suffix(')') {
+                Some(inner) => format!("{inner} = \"...\")"),
+                None => format!("{key} = \"...\""),
+            };
+            cx.error_spanned_by(other, format!("expected #[{written}] to be a string"));
             Ok(None)
         }
     }
@@ -132,15 +136,17 @@ fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
 
 /// `rename = "x"` or `rename(deserialize = "x")`: the name used when reading.
 fn deserialize_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    Ok(deserialize_lit(meta)?.map(|s| s.value()))
+}
+
+fn deserialize_lit(meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
     if meta.input.peek(Token![=]) {
-        let s: LitStr = meta.value()?.parse()?;
-        return Ok(Some(s.value()));
+        return Ok(Some(meta.value()?.parse()?));
     }
     let mut out = None;
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("deserialize") {
-            let s: LitStr = inner.value()?.parse()?;
-            out = Some(s.value());
+            out = Some(inner.value()?.parse()?);
         } else {
             skip(&inner)?;
         }
@@ -149,10 +155,17 @@ fn deserialize_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
     Ok(out)
 }
 
-/// Walks the `#[serde(...)]` attributes; serde reports malformed ones itself.
-fn each_serde(attrs: &[Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
+/// Walks the `#[serde(...)]` attributes. A malformed one is an error here too: the type
+/// may not derive `Deserialize`, and a key read wrongly would change the JSON shape.
+fn each_serde(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>,
+) {
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = attr.parse_nested_meta(|meta| f(&meta));
+        if let Err(e) = attr.parse_nested_meta(|meta| f(&meta)) {
+            cx.syn_error(e);
+        }
     }
 }
 
@@ -181,8 +194,8 @@ fn each_schema(
 }
 
 fn rename_rule(cx: &Ctxt, meta: &ParseNestedMeta, out: &mut Option<RenameRule>) -> syn::Result<()> {
-    let span = meta.path.span();
-    if let Some(name) = deserialize_name(meta)? {
+    if let Some(lit) = deserialize_lit(meta)? {
+        let (span, name) = (lit.span(), lit.value());
         match RenameRule::from_str(&name) {
             Some(rule) => *out = Some(rule),
             None => {
@@ -211,8 +224,10 @@ pub struct Container {
     pub transparent: bool,
     pub default: DefaultValue,
     pub description: Option<String>,
+    /// The `tag`, `content`, `untagged` and `transparent` keys as written, for spans.
+    pub shape_tokens: ShapeTokens,
     /// `#[tool]` or `#[answer]` written on the container, which is an error.
-    pub misplaced: Vec<(Span, &'static str)>,
+    pub misplaced: Vec<(TokenStream, &'static str)>,
 }
 
 impl Container {
@@ -227,9 +242,10 @@ impl Container {
             transparent: false,
             default: DefaultValue::None,
             description: doc(&input.attrs),
+            shape_tokens: ShapeTokens::default(),
             misplaced: Vec::new(),
         };
-        each_serde(&input.attrs, |meta| {
+        each_serde(cx, &input.attrs, |meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
                 // #[serde(rename = "name")]
@@ -242,13 +258,19 @@ impl Container {
                 rename_rule(cx, meta, &mut this.rename_all_fields)?;
             } else if p.is_ident("tag") {
                 // #[serde(tag = "type")]
+                this.shape_tokens.tag = p.to_token_stream();
                 this.tag = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if p.is_ident("content") {
                 // #[serde(content = "data")]
+                this.shape_tokens.content = p.to_token_stream();
                 this.content = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if p.is_ident("untagged") {
+                // #[serde(untagged)]
+                this.shape_tokens.untagged = p.to_token_stream();
                 this.untagged = true;
             } else if p.is_ident("transparent") {
+                // #[serde(transparent)]
+                this.shape_tokens.transparent = p.to_token_stream();
                 this.transparent = true;
             } else if p.is_ident("default") {
                 // #[serde(default)] or #[serde(default = "path")]
@@ -286,20 +308,32 @@ impl Container {
         });
         for attr in &input.attrs {
             if attr.path().is_ident("tool") {
-                this.misplaced
-                    .push((attr.span(), "#[tool] can only be used on enum variants"));
+                this.misplaced.push((
+                    attr.to_token_stream(),
+                    "#[tool] can only be used on enum variants",
+                ));
             } else if attr.path().is_ident("answer") {
-                this.misplaced
-                    .push((attr.span(), "#[answer] can only be used on enum variants"));
+                this.misplaced.push((
+                    attr.to_token_stream(),
+                    "#[answer] can only be used on enum variants",
+                ));
             }
         }
         this
     }
 }
 
+#[derive(Default)]
+pub struct ShapeTokens {
+    pub tag: TokenStream,
+    pub content: TokenStream,
+    pub untagged: TokenStream,
+    pub transparent: TokenStream,
+}
+
 /// `#[tool]` or `#[tool(name = "...", description = "...")]`.
 pub struct Tool {
-    pub span: Span,
+    pub tokens: TokenStream,
     pub name: Option<String>,
     pub description: Option<String>,
 }
@@ -312,7 +346,7 @@ pub struct Variant {
     pub skip: bool,
     pub description: Option<String>,
     pub tool: Option<Tool>,
-    pub answer: Option<Span>,
+    pub answer: Option<TokenStream>,
 }
 
 impl Variant {
@@ -326,7 +360,7 @@ impl Variant {
             tool: None,
             answer: None,
         };
-        each_serde(&variant.attrs, |meta| {
+        each_serde(cx, &variant.attrs, |meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
                 this.name = deserialize_name(meta)?;
@@ -380,7 +414,7 @@ impl Variant {
                 if this.answer.is_some() {
                     cx.error_spanned_by(attr, "duplicate #[answer]");
                 } else {
-                    this.answer = Some(attr.span());
+                    this.answer = Some(attr.to_token_stream());
                 }
             }
         }
@@ -390,7 +424,7 @@ impl Variant {
 
 fn parse_tool(cx: &Ctxt, attr: &Attribute) -> Tool {
     let mut tool = Tool {
-        span: attr.span(),
+        tokens: attr.to_token_stream(),
         name: None,
         description: None,
     };
@@ -435,6 +469,8 @@ pub struct Field {
     pub default: DefaultValue,
     pub skip: bool,
     pub flatten: bool,
+    /// The `flatten` key as written, for spans.
+    pub flatten_tokens: TokenStream,
     pub description: Option<String>,
     pub range: Attr<Bounds<Number>>,
     pub length: Attr<Bounds<Number>>,
@@ -443,6 +479,8 @@ pub struct Field {
     pub example: Attr<Expr>,
     pub hint: Attr<String>,
     pub bridge: Attr<()>,
+    /// `#[schema(description)]` as written, empty when the description is the doc comment.
+    pub explicit_description: TokenStream,
 }
 
 impl Field {
@@ -453,6 +491,7 @@ impl Field {
             default: DefaultValue::None,
             skip: false,
             flatten: false,
+            flatten_tokens: TokenStream::new(),
             description: doc(&field.attrs),
             range: Attr::none("schema(range)"),
             length: Attr::none("schema(length)"),
@@ -461,8 +500,9 @@ impl Field {
             example: Attr::none("schema(example)"),
             hint: Attr::none("schema(hint)"),
             bridge: Attr::none("schema(bridge)"),
+            explicit_description: TokenStream::new(),
         };
-        each_serde(&field.attrs, |meta| {
+        each_serde(cx, &field.attrs, |meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
                 // #[serde(rename = "name")]
@@ -480,7 +520,9 @@ impl Field {
             } else if p.is_ident("skip") || p.is_ident("skip_deserializing") {
                 this.skip = true;
             } else if p.is_ident("flatten") {
+                // #[serde(flatten)]
                 this.flatten = true;
+                this.flatten_tokens = p.to_token_stream();
             } else if p.is_ident("deserialize_with") || p.is_ident("with") {
                 cx.error_spanned_by(
                     p,
@@ -521,7 +563,8 @@ impl Field {
                     if let Some(s) = get_lit_str(cx, "schema(pattern)", meta)? {
                         if let Err(e) = regex::Regex::new(&s.value()) {
                             let first = e.to_string();
-                            let reason = first.lines().last().unwrap_or_default().trim().to_owned();
+                            let last = first.lines().last().unwrap_or_default().trim();
+                            let reason = last.strip_prefix("error: ").unwrap_or(last).to_owned();
                             cx.error_spanned_by(
                                 &s,
                                 format!("invalid regex in #[schema(pattern)]: {reason}"),
@@ -580,7 +623,19 @@ impl Field {
             Ok(true)
         });
         if let Some(d) = description.value {
+            this.explicit_description = description.tokens;
             this.description = Some(d);
+        }
+        for attr in &field.attrs {
+            if attr.path().is_ident("tool") || attr.path().is_ident("answer") {
+                cx.error_spanned_by(
+                    attr,
+                    format!(
+                        "#[{}] can only be used on enum variants",
+                        attr.path().to_token_stream()
+                    ),
+                );
+            }
         }
         this
     }
@@ -589,7 +644,16 @@ impl Field {
 fn is_literal(expr: &Expr) -> bool {
     match expr {
         Expr::Lit(_) => true,
-        Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && matches!(*u.expr, Expr::Lit(_)),
+        Expr::Unary(u) => {
+            matches!(u.op, syn::UnOp::Neg(_))
+                && matches!(
+                    &*u.expr,
+                    Expr::Lit(syn::ExprLit {
+                        lit: Lit::Int(_) | Lit::Float(_),
+                        ..
+                    })
+                )
+        }
         _ => false,
     }
 }

@@ -2,21 +2,30 @@
 
 use std::collections::HashMap;
 
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+
 use crate::ast::{Container, Data, Field, Style, Variant};
 use crate::ctxt::Ctxt;
 use crate::ty::{self, Kind};
 
 pub fn check(cx: &Ctxt, cont: &Container) {
-    for (span, message) in &cont.attrs.misplaced {
-        cx.syn_error(syn::Error::new(*span, message));
+    for (tokens, message) in &cont.attrs.misplaced {
+        cx.error_spanned_by(tokens, message);
     }
     match &cont.data {
         Data::Struct(_, fields) => {
             check_fields(cx, fields);
             check_transparent(cx, cont, fields);
-            if cont.attrs.tag.is_some() || cont.attrs.untagged {
+            let a = &cont.attrs;
+            if a.tag.is_some() || a.untagged {
+                let tokens = if a.tag.is_some() {
+                    &a.shape_tokens.tag
+                } else {
+                    &a.shape_tokens.untagged
+                };
                 cx.error_spanned_by(
-                    &cont.ident,
+                    at(cont, tokens),
                     "#[serde(tag)] and #[serde(untagged)] apply to enums, not structs",
                 );
             }
@@ -27,15 +36,25 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             }
             if cont.attrs.transparent {
                 cx.error_spanned_by(
-                    &cont.ident,
+                    at(cont, &cont.attrs.shape_tokens.transparent),
                     "#[serde(transparent)] applies to structs with one field",
                 );
             }
-            check_tagging(cx, cont, variants);
             if cont.is_tool_union() {
                 check_union(cx, cont, variants);
+            } else {
+                check_tagging(cx, cont, variants);
             }
         }
+    }
+}
+
+/// The attribute key when it was written, the type's name otherwise.
+fn at(cont: &Container, tokens: &TokenStream) -> TokenStream {
+    if tokens.is_empty() {
+        cont.ident.to_token_stream()
+    } else {
+        tokens.clone()
     }
 }
 
@@ -43,10 +62,7 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
     for field in fields {
         let kind = ty::kind(field.ty);
         let a = &field.attrs;
-        let wrong = |attr_tokens: &proc_macro2::TokenStream,
-                     what: &str,
-                     allowed: &[Kind],
-                     expected: &str| {
+        let wrong = |attr_tokens: &TokenStream, what: &str, allowed: &[Kind], expected: &str| {
             if kind != Kind::Unknown && !allowed.contains(&kind) {
                 cx.error_spanned_by(
                     attr_tokens,
@@ -90,7 +106,10 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
                 );
             }
             if matches!(field.member, syn::Member::Unnamed(_)) {
-                cx.error_spanned_by(field.original, "#[serde(flatten)] applies to named fields");
+                cx.error_spanned_by(
+                    &a.flatten_tokens,
+                    "#[serde(flatten)] applies to named fields",
+                );
             }
         }
         if a.skip {
@@ -98,7 +117,11 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
                 a.range.tokens(),
                 a.length.tokens(),
                 a.pattern.tokens(),
+                a.format.tokens(),
+                a.example.tokens(),
                 a.hint.tokens(),
+                a.bridge.tokens(),
+                &a.explicit_description,
             ]
             .into_iter()
             .find(|t| !t.is_empty());
@@ -113,14 +136,14 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
 }
 
 fn type_is_float(ty: &syn::Type) -> bool {
-    let text = quote::quote!(#ty).to_string();
+    let text = ty.to_token_stream().to_string();
     text.contains("f32") || text.contains("f64")
 }
 
 fn check_transparent(cx: &Ctxt, cont: &Container, fields: &[Field]) {
     if cont.attrs.transparent && fields.iter().filter(|f| !f.attrs.skip).count() != 1 {
         cx.error_spanned_by(
-            &cont.ident,
+            at(cont, &cont.attrs.shape_tokens.transparent),
             "#[serde(transparent)] requires exactly one field that is not skipped",
         );
     }
@@ -130,13 +153,13 @@ fn check_tagging(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
     let a = &cont.attrs;
     if a.content.is_some() && a.tag.is_none() {
         cx.error_spanned_by(
-            &cont.ident,
+            at(cont, &a.shape_tokens.content),
             "#[serde(content)] needs #[serde(tag)] beside it",
         );
     }
     if a.untagged && a.tag.is_some() {
         cx.error_spanned_by(
-            &cont.ident,
+            at(cont, &a.shape_tokens.untagged),
             "#[serde(untagged)] cannot be combined with #[serde(tag)]",
         );
     }
@@ -151,17 +174,17 @@ fn check_tagging(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
             );
         }
     }
+    unique_names(
+        cx,
+        variants.iter().filter(|v| !v.attrs.skip),
+        "variant name",
+    );
+}
+
+fn unique_names<'a>(cx: &Ctxt, variants: impl Iterator<Item = &'a Variant<'a>>, what: &str) {
     let mut names: HashMap<&str, &syn::Ident> = HashMap::new();
-    for variant in variants.iter().filter(|v| !v.attrs.skip) {
-        if variant.attrs.answer.is_some() {
-            continue;
-        }
+    for variant in variants {
         if let Some(first) = names.insert(&variant.name, &variant.ident) {
-            let what = if variant.attrs.tool.is_some() {
-                "tool name"
-            } else {
-                "variant name"
-            };
             cx.error_spanned_by(
                 &variant.ident,
                 format!(
@@ -176,41 +199,59 @@ fn check_tagging(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
 fn check_union(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
     let a = &cont.attrs;
     if a.tag.is_some() || a.untagged {
+        let tokens = if a.tag.is_some() {
+            &a.shape_tokens.tag
+        } else {
+            &a.shape_tokens.untagged
+        };
         cx.error_spanned_by(
-            &cont.ident,
+            at(cont, tokens),
             "a tool union has its own JSON form; remove #[serde(tag)]/#[serde(untagged)]",
         );
     }
+    let tools = variants
+        .iter()
+        .filter(|v| !v.attrs.skip && v.attrs.tool.is_some() && v.attrs.answer.is_none());
+    unique_names(cx, tools, "tool name");
     let mut answer_seen = false;
     for variant in variants {
         let attrs = &variant.attrs;
-        if let (Some(tool), Some(_)) = (&attrs.tool, attrs.answer) {
-            cx.syn_error(syn::Error::new(
-                tool.span,
+        if let (Some(tool), Some(_)) = (&attrs.tool, &attrs.answer) {
+            cx.error_spanned_by(
+                &tool.tokens,
                 "#[tool] and #[answer] cannot be on the same variant",
-            ));
+            );
             continue;
         }
-        if let Some(span) = attrs.answer {
+        if let Some(tokens) = &attrs.answer {
             if answer_seen {
-                cx.syn_error(syn::Error::new(
-                    span,
-                    "only one #[answer] variant is allowed",
-                ));
+                cx.error_spanned_by(tokens, "only one #[answer] variant is allowed");
             }
             answer_seen = true;
             if variant.style == Style::Unit || variant.style == Style::Tuple {
-                cx.syn_error(syn::Error::new(
-                    span,
+                cx.error_spanned_by(
+                    tokens,
                     "#[answer] takes a newtype or struct variant: `Answer(String)`",
-                ));
+                );
             }
         } else if let Some(tool) = &attrs.tool {
             if variant.style == Style::Tuple {
-                cx.syn_error(syn::Error::new(
-                    tool.span,
+                cx.error_spanned_by(
+                    &tool.tokens,
                     "#[tool] takes a struct variant or a newtype of a struct, not a tuple",
-                ));
+                );
+            } else if let (Style::Newtype, Some(field)) = (variant.style, variant.fields.first()) {
+                // Arguments are an object: a newtype of a string or a list cannot be one.
+                let kind = ty::kind(field.ty);
+                if kind != Kind::Unknown {
+                    cx.error_spanned_by(
+                        field.ty,
+                        format!(
+                            "#[tool] takes a struct variant or a newtype of a struct, not a newtype of {}",
+                            ty::describe(kind)
+                        ),
+                    );
+                }
             }
         } else if !attrs.skip {
             cx.error_spanned_by(

@@ -111,12 +111,17 @@ pub enum Discriminator {
     Property {
         name: String,
         values: Vec<(Value, usize)>,
+        /// Every alternative requires the property with its own constant, so the one it
+        /// names is the only one that can match.
+        exhaustive: bool,
     },
     /// Each object alternative requires a different single key (serde's external tagging,
     /// `{"answer": …}`); string alternatives list their constants.
     Key {
         keys: Vec<(String, usize)>,
         strings: Vec<(String, usize)>,
+        /// Every keyed alternative accepts objects only.
+        exhaustive: bool,
     },
 }
 
@@ -214,6 +219,18 @@ impl Node {
         bare == Node::default()
     }
 
+    /// The index of the property named `key` (by its name or an alias).
+    pub fn property(&self, key: &str) -> Option<usize> {
+        // A short scan beats hashing the key for the few properties most objects have.
+        if self.properties.len() <= 16 {
+            return self
+                .properties
+                .iter()
+                .position(|p| p.name == key || p.aliases.iter().any(|a| a == key));
+        }
+        self.property_index.get(key).copied()
+    }
+
     /// Builds the lookup tables the validator uses: the property index and the
     /// discriminator of `anyOf`/`oneOf`. Called once when a schema is finished.
     pub(crate) fn index(&mut self) {
@@ -256,6 +273,17 @@ impl Node {
     }
 }
 
+impl Discriminator {
+    /// Whether the alternative the discriminator names is the only one that can match.
+    pub fn is_exhaustive(&self) -> bool {
+        match self {
+            Discriminator::Property { exhaustive, .. } | Discriminator::Key { exhaustive, .. } => {
+                *exhaustive
+            }
+        }
+    }
+}
+
 /// Finds how the alternatives are told apart, if they can be.
 fn discriminator(alternatives: &[Node]) -> Option<Discriminator> {
     if alternatives.len() < 2 {
@@ -278,15 +306,26 @@ fn discriminator(alternatives: &[Node]) -> Option<Discriminator> {
             }
         }
         if values.len() >= 2 {
+            let distinct = values
+                .iter()
+                .enumerate()
+                .all(|(i, (v, _))| values[..i].iter().all(|(w, _)| w != v));
+            let exhaustive = distinct
+                && values.len() == alternatives.len()
+                && alternatives
+                    .iter()
+                    .all(|alt| alt.properties.iter().any(|p| p.name == name && p.required));
             return Some(Discriminator::Property {
                 name: name.to_owned(),
                 values,
+                exhaustive,
             });
         }
     }
     // Each alternative is either a constant string or an object with one required key.
     let mut keys = Vec::new();
     let mut strings = Vec::new();
+    let mut objects_only = true;
     for (i, alt) in alternatives.iter().enumerate() {
         if let Some(Value::String(s)) = constant_of(alt) {
             strings.push((s.clone(), i));
@@ -304,9 +343,16 @@ fn discriminator(alternatives: &[Node]) -> Option<Discriminator> {
                 [only] => keys.push((only.name.clone(), i)),
                 _ => return None,
             }
+            objects_only &= alt.types == Some(Types::OBJECT);
         }
     }
-    (!keys.is_empty()).then_some(Discriminator::Key { keys, strings })
+    // A one-key object can only match the alternative that requires that key; a string
+    // only the alternative that allows it, when keyed alternatives accept objects only.
+    (!keys.is_empty()).then_some(Discriminator::Key {
+        keys,
+        strings,
+        exhaustive: objects_only,
+    })
 }
 
 /// The one value a node allows, if it allows exactly one.

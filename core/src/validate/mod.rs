@@ -47,7 +47,7 @@ impl Schema {
 
     /// Whether a value is valid, stopping at the first violation.
     pub fn is_valid(&self, value: &Value) -> bool {
-        self.violations(value).is_empty()
+        Validator::new(self).passes(&self.root, value)
     }
 
     pub(crate) fn violations(&self, value: &Value) -> Vec<Violation> {
@@ -65,11 +65,9 @@ impl Schema {
         } else {
             &root.one_of
         };
-        alternatives.get(index).is_some_and(|alt| {
-            let mut validator = Validator::new(self);
-            validator.check(alt, value);
-            validator.out.is_empty()
-        })
+        alternatives
+            .get(index)
+            .is_some_and(|alt| Validator::new(self).passes(alt, value))
     }
 }
 
@@ -84,6 +82,9 @@ struct Validator<'a> {
     hint: Option<&'a str>,
     depth: usize,
     out: Vec<Violation>,
+    /// Only the verdict is wanted: stop at the first violation and build no message.
+    quick: bool,
+    failed: bool,
 }
 
 impl<'a> Validator<'a> {
@@ -94,7 +95,18 @@ impl<'a> Validator<'a> {
             hint: None,
             depth: 0,
             out: Vec::new(),
+            quick: false,
+            failed: false,
         }
+    }
+
+    /// Whether `value` is valid against `node`, without building any message.
+    fn passes(&self, node: &'a Node, value: &'a Value) -> bool {
+        let mut quick = Validator::new(self.schema);
+        quick.quick = true;
+        quick.depth = self.depth;
+        quick.check(node, value);
+        !quick.failed
     }
 
     fn pointer(&self) -> String {
@@ -118,6 +130,10 @@ impl<'a> Validator<'a> {
     }
 
     fn report(&mut self, kind: ViolationKind, suggestion: Option<String>) {
+        if self.quick {
+            self.failed = true;
+            return;
+        }
         let mut violation = Violation::new(self.pointer(), kind);
         if let Some(s) = suggestion {
             violation = violation.with_suggestion(s);
@@ -143,6 +159,9 @@ impl<'a> Validator<'a> {
     }
 
     fn check(&mut self, node: &'a Node, value: &'a Value) {
+        if self.failed {
+            return;
+        }
         if self.depth >= MAX_DEPTH {
             self.report(ViolationKind::TooDeep { limit: MAX_DEPTH }, None);
             return;
@@ -220,7 +239,7 @@ impl<'a> Validator<'a> {
             self.alternatives(node, &node.one_of, value, true);
         }
         if let Some(not) = &node.not
-            && self.trial(not, value).is_empty()
+            && self.passes(not, value)
         {
             self.report(
                 ViolationKind::Invalid {
@@ -360,7 +379,7 @@ impl<'a> Validator<'a> {
     fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {
         let mut seen: Vec<Option<&'a str>> = vec![None; node.properties.len()];
         for (key, value) in map {
-            if let Some(&i) = node.property_index.get(key.as_str()) {
+            if let Some(i) = node.property(key) {
                 let property = &node.properties[i];
                 if let Some(other) = seen[i] {
                     self.at(Segment::Key(key), |v| {
@@ -386,8 +405,9 @@ impl<'a> Validator<'a> {
             if let Some(names) = &node.property_names {
                 let name = Value::String(key.clone());
                 let mut inner = Validator::new(self.schema);
+                inner.quick = true;
                 inner.check(names, &name);
-                if !inner.out.is_empty() {
+                if inner.failed {
                     self.at(Segment::Key(key), |v| {
                         v.report(
                             ViolationKind::Invalid {
@@ -461,8 +481,8 @@ impl<'a> Validator<'a> {
         );
     }
 
-    /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, and when the value
-    /// fails, reports the alternative the value was most likely meant to be.
+    /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, checked cheaply
+    /// first; when the value fails, reports the alternative it was most likely meant to be.
     fn alternatives(
         &mut self,
         node: &'a Node,
@@ -470,67 +490,48 @@ impl<'a> Validator<'a> {
         value: &'a Value,
         exclusive: bool,
     ) {
-        if let Some(discriminator) = &node.discriminator
-            && let Some(chosen) = self.select(discriminator, value)
+        let chosen = node
+            .discriminator
+            .as_ref()
+            .and_then(|d| select(d, value).map(|c| (d, c)));
+        // A discriminator that names one alternative rules out every other one.
+        if let Some((d, Ok(i))) = chosen
+            && d.is_exhaustive()
         {
-            match chosen {
-                Ok(i) => {
-                    let found = self.trial(&alternatives[i], value);
-                    if found.is_empty() {
-                        if exclusive {
-                            let others: Vec<usize> = (0..alternatives.len())
-                                .filter(|&j| {
-                                    j != i && self.trial(&alternatives[j], value).is_empty()
-                                })
-                                .collect();
-                            if !others.is_empty() {
-                                let mut matched = vec![i];
-                                matched.extend(others);
-                                self.report(ViolationKind::Ambiguous { matched }, None);
-                            }
-                        }
-                        return;
-                    }
-                    let rescued = (0..alternatives.len())
-                        .filter(|&j| j != i && self.trial(&alternatives[j], value).is_empty())
-                        .count();
-                    if rescued == 0 {
-                        self.out.extend(found);
-                    } else if exclusive && rescued > 1 {
-                        self.report(
-                            ViolationKind::Ambiguous {
-                                matched: Vec::new(),
-                            },
-                            None,
-                        );
-                    }
-                    return;
-                }
-                Err(violation) => {
-                    let matched = alternatives
-                        .iter()
-                        .filter(|a| self.trial(a, value).is_empty())
-                        .count();
-                    if matched == 0 || (exclusive && matched > 1) {
-                        self.out.push(*violation);
-                    }
-                    return;
-                }
-            }
+            self.check(&alternatives[i], value);
+            return;
         }
+        let limit = if exclusive { 2 } else { 1 };
+        let matched: Vec<usize> = (0..alternatives.len())
+            .filter(|&i| self.passes(&alternatives[i], value))
+            .take(limit)
+            .collect();
+        match (matched.len(), exclusive) {
+            (1, _) | (_, false) if !matched.is_empty() => return,
+            (2.., true) => {
+                let all: Vec<usize> = (0..alternatives.len())
+                    .filter(|&i| self.passes(&alternatives[i], value))
+                    .collect();
+                self.report(ViolationKind::Ambiguous { matched: all }, None);
+                return;
+            }
+            _ => {}
+        }
+        if self.quick {
+            self.failed = true;
+            return;
+        }
+        match chosen {
+            Some((_, Ok(i))) => self.check(&alternatives[i], value),
+            Some((d, Err(()))) => self.discriminator_violation(d, value),
+            None => self.closest_alternative(alternatives, value),
+        }
+    }
+
+    /// Reports the alternative of the right type with the fewest violations.
+    fn closest_alternative(&mut self, alternatives: &'a [Node], value: &'a Value) {
         let trials: Vec<Vec<Violation>> =
             alternatives.iter().map(|a| self.trial(a, value)).collect();
-        let matched: Vec<usize> = (0..trials.len())
-            .filter(|&i| trials[i].is_empty())
-            .collect();
-        if exclusive && matched.len() > 1 {
-            self.report(ViolationKind::Ambiguous { matched }, None);
-            return;
-        }
-        if !matched.is_empty() {
-            return;
-        }
-        // Report the alternative of the right type with the fewest violations.
         let admits = |alt: &Node| {
             let alt = self.schema.resolve(alt);
             alt.types.is_none_or(|t| t.admits(value))
@@ -557,68 +558,74 @@ impl<'a> Validator<'a> {
         }
     }
 
-    /// Picks the alternative a discriminator names: `Some(Ok(i))`, `Some(Err(why not))`
-    /// when the value names none, `None` when the value carries no discriminator.
-    fn select(
-        &mut self,
-        discriminator: &'a Discriminator,
-        value: &'a Value,
-    ) -> Option<Result<usize, Box<Violation>>> {
+    /// The value names an alternative that does not exist: say which ones do.
+    fn discriminator_violation(&mut self, discriminator: &'a Discriminator, value: &'a Value) {
         match (discriminator, value) {
-            (Discriminator::Property { name, values }, Value::Object(map)) => {
-                let tag = map.get(name)?;
-                if let Some((_, i)) = values.iter().find(|(v, _)| json_eq(v, tag)) {
-                    return Some(Ok(*i));
-                }
+            (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
+                let Some(tag) = map.get(name) else { return };
                 let allowed: Vec<Value> = values.iter().map(|(v, _)| v.clone()).collect();
-                let mark = self.out.len();
                 self.at(Segment::Key(name), |v| v.not_allowed(tag, &allowed));
-                self.out
-                    .pop()
-                    .filter(|_| self.out.len() == mark)
-                    .map(|v| Err(Box::new(v)))
             }
-            (Discriminator::Key { keys, .. }, Value::Object(map)) if map.len() == 1 => {
-                let (key, _) = map.iter().next()?;
-                if let Some((_, i)) = keys.iter().find(|(k, _)| k == key) {
-                    return Some(Ok(*i));
-                }
+            (Discriminator::Key { keys, .. }, Value::Object(map)) => {
+                let Some((key, _)) = map.iter().next() else {
+                    return;
+                };
                 let allowed: Vec<Value> =
                     keys.iter().map(|(k, _)| Value::from(k.as_str())).collect();
                 let suggestion =
                     suggest::closest(key, keys.iter().map(|(k, _)| k.as_str())).map(str::to_owned);
-                let mut violation = Violation::new(
-                    format!(
-                        "{}/{}",
-                        self.pointer(),
-                        key.replace('~', "~0").replace('/', "~1")
-                    ),
-                    ViolationKind::NotAllowed {
-                        found: describe::short_json(&Value::String(key.clone())),
-                        allowed: list_values(&allowed),
-                    },
-                );
-                if let Some(s) = suggestion {
-                    violation = violation.with_suggestion(s);
-                }
-                Some(Err(Box::new(violation)))
+                self.at(Segment::Key(key), |v| {
+                    v.report(
+                        ViolationKind::NotAllowed {
+                            found: describe::short_json(&Value::String(key.clone())),
+                            allowed: list_values(&allowed),
+                        },
+                        suggestion,
+                    )
+                });
             }
-            (Discriminator::Key { strings, .. }, Value::String(s)) if !strings.is_empty() => {
-                if let Some((_, i)) = strings.iter().find(|(k, _)| k == s) {
-                    return Some(Ok(*i));
-                }
+            (Discriminator::Key { strings, .. }, Value::String(_)) => {
                 let allowed: Vec<Value> = strings
                     .iter()
                     .map(|(k, _)| Value::from(k.as_str()))
                     .collect();
-                let mark = self.out.len();
                 self.not_allowed(value, &allowed);
-                self.out
-                    .pop()
-                    .filter(|_| self.out.len() == mark)
-                    .map(|v| Err(Box::new(v)))
             }
-            _ => None,
+            _ => {}
         }
+    }
+}
+
+/// The alternative a discriminator names: `Some(Ok(i))`, `Some(Err(()))` when the value
+/// names none, `None` when the value carries no discriminator.
+fn select(discriminator: &Discriminator, value: &Value) -> Option<Result<usize, ()>> {
+    match (discriminator, value) {
+        (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
+            let tag = map.get(name)?;
+            Some(
+                values
+                    .iter()
+                    .find(|(v, _)| json_eq(v, tag))
+                    .map(|(_, i)| *i)
+                    .ok_or(()),
+            )
+        }
+        (Discriminator::Key { keys, .. }, Value::Object(map)) if map.len() == 1 => {
+            let (key, _) = map.iter().next()?;
+            Some(
+                keys.iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, i)| *i)
+                    .ok_or(()),
+            )
+        }
+        (Discriminator::Key { strings, .. }, Value::String(s)) if !strings.is_empty() => Some(
+            strings
+                .iter()
+                .find(|(k, _)| k == s)
+                .map(|(_, i)| *i)
+                .ok_or(()),
+        ),
+        _ => None,
     }
 }

@@ -1,0 +1,9 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+union Number {
+    int: u64,
+    float: f64,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+#[serde(transparent)]
+enum Length {
+    Meters(f64),
+}
+
+fn main() {}

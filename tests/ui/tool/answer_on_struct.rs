@@ -1,0 +1,9 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+#[answer]
+struct Reply {
+    text: String,
+}
+
+fn main() {}

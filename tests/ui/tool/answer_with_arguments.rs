@@ -1,0 +1,9 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+enum Step {
+    #[answer(name = "reply")]
+    Answer(String),
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+enum Step {
+    #[answer]
+    #[answer]
+    Answer(String),
+}
+
+fn main() {}

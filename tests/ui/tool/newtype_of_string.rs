@@ -1,0 +1,11 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+enum Step {
+    #[tool]
+    Search(String),
+    #[answer]
+    Answer(String),
+}
+
+fn main() {}

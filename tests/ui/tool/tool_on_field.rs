@@ -1,0 +1,9 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+struct Search {
+    #[tool]
+    query: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+#[tool]
+struct Search {
+    query: String,
+}
+
+fn main() {}

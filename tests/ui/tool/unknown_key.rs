@@ -1,0 +1,14 @@
+use toolschema::ToolSchema;
+
+#[derive(ToolSchema)]
+struct Search {
+    query: String,
+}
+
+#[derive(ToolSchema)]
+enum Step {
+    #[tool(nmae = "search")]
+    Search(Search),
+}
+
+fn main() {}

@@ -2,6 +2,8 @@
 
 use std::fmt::{self, Display};
 
+use crate::repair::Fix;
+
 /// Why a value was rejected: one or more [`Violation`]s, all found in one pass.
 ///
 /// `Display` writes one line per violation, addressed to a model, so the text can be
@@ -28,6 +30,7 @@ use std::fmt::{self, Display};
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct Error {
     violations: Vec<Violation>,
+    fixes: Vec<Fix>,
 }
 
 impl Error {
@@ -46,19 +49,34 @@ impl Error {
                 },
             ));
         }
-        Error { violations }
+        Error {
+            violations,
+            fixes: Vec::new(),
+        }
     }
 
     /// An error with one violation.
     pub fn single(violation: Violation) -> Self {
         Error {
             violations: vec![violation],
+            fixes: Vec::new(),
         }
     }
 
     /// Every violation found, in document order.
     pub fn violations(&self) -> &[Violation] {
         &self.violations
+    }
+
+    /// The local fixes the lenient parse applied before it found these violations (code
+    /// fences, trailing commas, a truncated reply …): what a repair prompt can point out.
+    pub fn fixes(&self) -> &[Fix] {
+        &self.fixes
+    }
+
+    pub(crate) fn with_fixes(mut self, fixes: Vec<Fix>) -> Self {
+        self.fixes = fixes;
+        self
     }
 
     /// Takes the violations out of the error.
@@ -228,6 +246,8 @@ pub enum ViolationKind {
     Ambiguous { matched: Vec<usize> },
     /// Two keys that name the same field (a field and its alias) are both present.
     Conflict { keys: Vec<String> },
+    /// The reply is a JSON Schema, not data that matches it.
+    SchemaEchoed,
     /// The value is nested deeper than the configured limit.
     TooDeep { limit: usize },
     /// Any other rejection, with its reason.
@@ -343,6 +363,9 @@ impl Display for ViolationKind {
                     keys.join(" and ")
                 )
             }
+            ViolationKind::SchemaEchoed => f.write_str(
+                "this is a JSON Schema, not data; reply with a value that matches the schema",
+            ),
             ViolationKind::TooDeep { limit } => {
                 write!(f, "nested more than {limit} levels deep")
             }

@@ -66,7 +66,11 @@
 //! # Ok::<(), toolschema::Error>(())
 //! ```
 
+mod coerce;
 mod error;
+mod extract;
+mod parse;
+pub mod repair;
 mod schema;
 mod validate;
 
@@ -74,7 +78,10 @@ mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use coerce::Coercion;
 pub use error::{Bound, Error, Unit, Violation, ViolationKind};
+pub use parse::{Parsed, Parser, parse};
+pub use repair::{Fix, FixKind};
 pub use schema::{Generator, Node, Schema, ToolSchema};
 pub use toolschema_macros::ToolSchema;
 pub use validate::MAX_DEPTH;

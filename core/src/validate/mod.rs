@@ -50,6 +50,11 @@ impl Schema {
         Validator::new(self).passes(&self.root, value)
     }
 
+    /// Whether `value` is valid against `node`, a node of this schema.
+    pub(crate) fn passes(&self, node: &Node, value: &Value) -> bool {
+        Validator::new(self).passes(node, value)
+    }
+
     pub(crate) fn violations(&self, value: &Value) -> Vec<Violation> {
         let mut validator = Validator::new(self);
         validator.check(&self.root, value);

@@ -1,0 +1,336 @@
+//! Finds the JSON in what a model wrote: code fences, XML-style wrappers, prose around
+//! the value, `<think>` blocks, several values in one reply.
+//!
+//! Extraction proposes candidates; [`crate::parse`] repairs and validates each and keeps
+//! the one that fits the target. Scanning is linear in the reply, and at most
+//! [`MAX_CANDIDATES`] candidates are proposed.
+
+use crate::repair::{Fix, FixKind, Location};
+
+/// The most candidates taken from one reply.
+pub const MAX_CANDIDATES: usize = 16;
+
+/// Tags whose content is taken as a candidate.
+const WRAPPERS: &[&str] = &[
+    "tool_call",
+    "tool_calls",
+    "function_call",
+    "function_calls",
+    "invoke",
+    "json",
+    "answer",
+    "output",
+    "result",
+    "response",
+    "arguments",
+    "parameters",
+    "tool_use",
+];
+
+/// Text that may hold the value, and how it was found.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Candidate {
+    pub text: String,
+    pub fixes: Vec<Fix>,
+}
+
+fn reply_fix(kind: FixKind) -> Fix {
+    Fix::new(kind, Location::Reply)
+}
+
+/// The candidates in a reply, most specific first, without duplicates.
+pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
+    let mut base_fixes = Vec::new();
+    let visible = strip_thinking(raw, &mut base_fixes);
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut push = |text: &str, fixes: Vec<Fix>| {
+        let text = text.trim();
+        if text.is_empty() || out.len() >= MAX_CANDIDATES || out.iter().any(|c| c.text == text) {
+            return;
+        }
+        let mut all = base_fixes.clone();
+        all.extend(fixes);
+        out.push(Candidate {
+            text: text.to_owned(),
+            fixes: all,
+        });
+    };
+
+    // A reply that is strict JSON as a whole means exactly that.
+    if serde_json::from_str::<serde::de::IgnoredAny>(&visible).is_ok() {
+        push(&visible, Vec::new());
+    }
+    let fences = fenced_blocks(&visible);
+    for block in &fences {
+        push(block, vec![reply_fix(FixKind::CodeFence)]);
+        for span in json_spans(block) {
+            if span.trim() != block.trim() {
+                push(
+                    span,
+                    vec![reply_fix(FixKind::CodeFence), reply_fix(FixKind::Prose)],
+                );
+            }
+        }
+    }
+    for (tag, inner) in wrapped(&visible) {
+        push(
+            inner,
+            vec![reply_fix(FixKind::Wrapper { tag: tag.clone() })],
+        );
+        for span in json_spans(inner) {
+            push(
+                span,
+                vec![
+                    reply_fix(FixKind::Wrapper { tag: tag.clone() }),
+                    reply_fix(FixKind::Prose),
+                ],
+            );
+        }
+    }
+    let unfenced = without_fences(&visible);
+    let whole = unfenced.trim();
+    let spans = json_spans(&unfenced);
+    for span in &spans {
+        let fixes = if span.trim() == whole {
+            Vec::new()
+        } else {
+            vec![reply_fix(FixKind::Prose)]
+        };
+        push(span, fixes);
+    }
+    let fixes = if unfenced.len() == visible.len() {
+        Vec::new()
+    } else {
+        vec![reply_fix(FixKind::CodeFence)]
+    };
+    push(whole, fixes);
+    out
+}
+
+/// The reply without `<think>…</think>` blocks. An unclosed block hides everything after
+/// it only if something is left before it.
+fn strip_thinking(raw: &str, fixes: &mut Vec<Fix>) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    loop {
+        let Some((open, open_len, close)) = ["<think>", "<thinking>"]
+            .iter()
+            .filter_map(|tag| {
+                rest.find(tag)
+                    .map(|i| (i, tag.len(), tag.replace('<', "</")))
+            })
+            .min_by_key(|(i, _, _)| *i)
+        else {
+            out.push_str(rest);
+            return out;
+        };
+        fixes.push(reply_fix(FixKind::Thinking));
+        out.push_str(&rest[..open]);
+        let after = &rest[open + open_len..];
+        match after.find(&close) {
+            Some(end) => rest = &after[end + close.len()..],
+            None => {
+                if out.trim().is_empty() {
+                    // Only reasoning, never closed: the answer may be inside it.
+                    out.push_str(after);
+                }
+                return out;
+            }
+        }
+    }
+}
+
+/// The contents of Markdown code fences (```` ``` ```` or `~~~`, with or without a
+/// language tag); an unterminated fence runs to the end of the reply.
+fn fenced_blocks(text: &str) -> Vec<&str> {
+    let mut blocks = Vec::new();
+    let mut rest = text;
+    while let Some(open) = find_fence(rest) {
+        let fence = &rest[open..open + 3];
+        let after = &rest[open + 3..];
+        // A language tag runs to the end of the line, when the line holds nothing else.
+        let body_start = match after.find('\n') {
+            Some(nl)
+                if after[..nl]
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "-_+.".contains(c)) =>
+            {
+                nl + 1
+            }
+            _ => after
+                .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                .filter(|&i| after[i..].trim_start().starts_with(['{', '[']))
+                .unwrap_or(0),
+        };
+        let body = &after[body_start..];
+        match body.find(fence) {
+            Some(close) => {
+                blocks.push(&body[..close]);
+                rest = &body[close + 3..];
+            }
+            None => {
+                blocks.push(body);
+                break;
+            }
+        }
+    }
+    blocks
+}
+
+fn find_fence(text: &str) -> Option<usize> {
+    match (text.find("```"), text.find("~~~")) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The reply with fence markers and language tags removed.
+fn without_fences(text: &str) -> String {
+    if find_fence(text).is_none() {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed
+            .strip_prefix("```")
+            .or_else(|| trimmed.strip_prefix("~~~"))
+        {
+            let tag_only = rest
+                .trim()
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_+.".contains(c));
+            if tag_only {
+                out.push('\n');
+                continue;
+            }
+            out.push_str(&rest.replace("```", "").replace("~~~", ""));
+            continue;
+        }
+        out.push_str(&line.replace("```", "").replace("~~~", ""));
+    }
+    out
+}
+
+/// `(tag, content)` for each known wrapper tag; an unclosed tag runs to the end.
+fn wrapped(text: &str) -> Vec<(String, &str)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find('<') {
+        let at = from + i;
+        from = at + 1;
+        let rest = &text[at + 1..];
+        let name_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == ':'))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_len];
+        let local = name.rsplit(':').next().unwrap_or(name);
+        if !WRAPPERS.contains(&local) {
+            continue;
+        }
+        let Some(gt) = rest.find('>') else { break };
+        let body = &rest[gt + 1..];
+        let close = format!("</{name}>");
+        let inner = match body.find(&close) {
+            Some(end) => &body[..end],
+            None => body,
+        };
+        out.push((local.to_owned(), inner));
+        if out.len() >= MAX_CANDIDATES {
+            break;
+        }
+    }
+    out
+}
+
+/// Top-level `{…}` and `[…]` spans in one pass; a span still open at the end runs to the
+/// end of the text (a truncated reply).
+fn json_spans(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' if depth > 0 => in_string = true,
+            b'{' | b'[' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b'}' | b']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    spans.push(&text[start..=i]);
+                    if spans.len() >= MAX_CANDIDATES {
+                        return spans;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        spans.push(&text[start..]);
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(raw: &str) -> Vec<String> {
+        candidates(raw).into_iter().map(|c| c.text).collect()
+    }
+
+    #[test]
+    fn finds_fenced_wrapped_and_prose_json() {
+        assert_eq!(
+            texts("Sure!\n```json\n{\"a\": 1}\n```\nDone."),
+            ["{\"a\": 1}", "Sure!\n\n{\"a\": 1}\n\nDone."]
+        );
+        assert_eq!(texts("```{\"a\":\"b\"}```"), ["{\"a\":\"b\"}"]);
+        assert_eq!(
+            texts("<tool_call>{\"name\": \"x\"}</tool_call>")[0],
+            "{\"name\": \"x\"}"
+        );
+        assert_eq!(
+            texts("Here: {\"a\": [1, 2]} and [3]"),
+            ["{\"a\": [1, 2]}", "[3]", "Here: {\"a\": [1, 2]} and [3]"]
+        );
+        assert_eq!(texts("{\"a\": \"}\"} tail")[0], "{\"a\": \"}\"}");
+        assert_eq!(texts("cut {\"a\": [1, 2")[0], "{\"a\": [1, 2");
+    }
+
+    #[test]
+    fn skips_thinking() {
+        let found = candidates("<think>maybe {\"a\": 0}</think>{\"a\": 1}");
+        assert_eq!(found[0].text, "{\"a\": 1}");
+        assert!(
+            found[0]
+                .fixes
+                .iter()
+                .any(|f| *f.kind() == FixKind::Thinking)
+        );
+    }
+
+    #[test]
+    fn pathological_input_is_linear() {
+        let text = "[".repeat(1_000_000);
+        assert_eq!(json_spans(&text).len(), 1);
+    }
+}

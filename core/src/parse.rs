@@ -1,0 +1,207 @@
+//! The lenient parse: raw model text → extract → repair → coerce → strict validation.
+
+use serde_json::Value;
+
+use crate::Error;
+use crate::coerce::{Coercion, coerce};
+use crate::error::{Violation, ViolationKind};
+use crate::extract::{Candidate, candidates};
+use crate::repair::{Fix, FixKind, Location, repair};
+use crate::schema::{Schema, ToolSchema, Types};
+
+/// Reads a `T` from whatever a model wrote: JSON in code fences, XML-style wrappers or
+/// prose, with local syntax repair and safe coercion, then the strict deserializer.
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct Person { name: String, age: u8, tags: Vec<String> }
+///
+/// let p: Person = toolschema::parse("Sure! ```json\n{'name': 'Ann', age: 31, tags: [],}\n```")?;
+/// assert_eq!(p.age, 31);
+/// # Ok::<(), toolschema::Error>(())
+/// ```
+///
+/// Use a [`Parser`] to choose the coercion level or to see the fixes applied.
+pub fn parse<T: ToolSchema>(raw: &str) -> Result<T, Error> {
+    Parser::new().parse::<T>(raw).map(|parsed| parsed.value)
+}
+
+/// A value read by the lenient parse, with every fix that was needed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed<T> {
+    pub value: T,
+    pub fixes: Vec<Fix>,
+}
+
+/// The lenient parse, configured.
+///
+/// ```
+/// use toolschema::{Coercion, Parser, ToolSchema};
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct Count { n: u32 }
+///
+/// let parsed = Parser::new().parse::<Count>("{\"n\": \"42\"}")?;
+/// assert_eq!(parsed.value.n, 42);
+/// assert_eq!(parsed.fixes[0].to_string(), "/n: read a string holding a number as the number");
+///
+/// assert!(Parser::new().coercion(Coercion::None).parse::<Count>("{\"n\": \"42\"}").is_err());
+/// # Ok::<(), toolschema::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Parser {
+    coercion: Coercion,
+}
+
+impl Parser {
+    /// A parser with safe coercion.
+    pub fn new() -> Self {
+        Parser::default()
+    }
+
+    /// Sets how much values may be changed to fit the schema.
+    pub fn coercion(mut self, coercion: Coercion) -> Self {
+        self.coercion = coercion;
+        self
+    }
+
+    /// Reads a `T` from raw model text.
+    pub fn parse<T: ToolSchema>(&self, raw: &str) -> Result<Parsed<T>, Error> {
+        let schema = Schema::of::<T>();
+        let Parsed { value, fixes } = self.parse_value(&schema, raw)?;
+        match T::from_json(value) {
+            Ok(value) => Ok(Parsed { value, fixes }),
+            Err(e) => Err(e.with_fixes(fixes)),
+        }
+    }
+
+    /// Reads a value that fits a schema known at run time.
+    pub fn parse_value(&self, schema: &Schema, raw: &str) -> Result<Parsed<Value>, Error> {
+        let found = candidates(raw);
+        let total = found.len();
+        let mut best: Option<(Vec<Violation>, Vec<Fix>, Value)> = None;
+        let mut first_syntax_error: Option<Error> = None;
+        for (index, Candidate { text, mut fixes }) in found.into_iter().enumerate() {
+            let (mut value, repair_fixes) = match repair(&text) {
+                Ok(repaired) => repaired,
+                Err(e) => {
+                    first_syntax_error.get_or_insert(e.with_fixes(fixes));
+                    continue;
+                }
+            };
+            fixes.extend(repair_fixes);
+            decode_nested(schema, &mut value, &mut fixes);
+            coerce(schema, &mut value, self.coercion, &mut fixes);
+            let violations = schema.violations(&value);
+            if violations.is_empty() {
+                if total > 1 && index > 0 {
+                    let reason = "the first that fits the schema";
+                    fixes.push(Fix::new(
+                        FixKind::Candidate {
+                            chosen: index,
+                            of: total,
+                            reason,
+                        },
+                        Location::Reply,
+                    ));
+                }
+                return Ok(Parsed { value, fixes });
+            }
+            if best
+                .as_ref()
+                .is_none_or(|(b, _, _)| violations.len() < b.len())
+            {
+                best = Some((violations, fixes, value));
+            }
+        }
+        // A reply that is not JSON at all may be the answer itself, where a string is
+        // what is asked for.
+        let text = Value::String(raw.trim().to_owned());
+        let wants_string = schema.resolve(schema.root()).types.is_some_and(|t| {
+            t.contains(Types::STRING) && !t.intersects(Types::OBJECT.union(Types::ARRAY))
+        });
+        if wants_string && !raw.trim().is_empty() && schema.is_valid(&text) && best.is_none() {
+            return Ok(Parsed {
+                value: text,
+                fixes: vec![Fix::new(FixKind::PlainText, Location::Reply)],
+            });
+        }
+        match best {
+            Some((violations, fixes, value)) => {
+                if looks_like_schema(&value) {
+                    let echoed = Violation::new("", ViolationKind::SchemaEchoed);
+                    return Err(Error::single(echoed).with_fixes(fixes));
+                }
+                Err(Error::new(violations).with_fixes(fixes))
+            }
+            None => Err(first_syntax_error.unwrap_or_else(|| {
+                Error::single(Violation::new(
+                    "",
+                    ViolationKind::Syntax {
+                        line: 1,
+                        column: 1,
+                        message: "the reply holds no JSON value".into(),
+                    },
+                ))
+            })),
+        }
+    }
+}
+
+impl Schema {
+    /// Reads a value that fits this schema from raw model text, with the same extraction,
+    /// repair, coercion and violations as derived types.
+    ///
+    /// ```
+    /// let schema = toolschema::Schema::from_json(serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": { "brightness": { "type": "integer", "maximum": 255 } },
+    ///     "required": ["brightness"],
+    ///     "additionalProperties": false
+    /// }))?;
+    /// let args = schema.parse("```json\n{brightness: '128'}\n```")?;
+    /// assert_eq!(args, serde_json::json!({ "brightness": 128 }));
+    /// # Ok::<(), toolschema::Error>(())
+    /// ```
+    pub fn parse(&self, raw: &str) -> Result<Value, Error> {
+        Parser::new()
+            .parse_value(self, raw)
+            .map(|parsed| parsed.value)
+    }
+}
+
+/// A reply that is JSON inside a JSON string: `"{\"a\": 1}"`.
+fn decode_nested(schema: &Schema, value: &mut Value, fixes: &mut Vec<Fix>) {
+    let Value::String(s) = &*value else { return };
+    let inner = s.trim();
+    if !(inner.starts_with('{') || inner.starts_with('[')) || schema.is_valid(value) {
+        return;
+    }
+    if let Ok((decoded, inner_fixes)) = repair(inner) {
+        fixes.push(Fix::new(FixKind::DoubleEncoded, Location::Reply));
+        fixes.extend(inner_fixes);
+        *value = decoded;
+    }
+}
+
+/// Whether a value is a JSON Schema rather than data: what small models sometimes echo.
+fn looks_like_schema(value: &Value) -> bool {
+    let Value::Object(map) = value else {
+        return false;
+    };
+    if map.contains_key("$schema") {
+        return true;
+    }
+    let typed = map.get("type").and_then(Value::as_str).is_some_and(|t| {
+        matches!(
+            t,
+            "object" | "array" | "string" | "integer" | "number" | "boolean"
+        )
+    });
+    typed
+        && (map.get("properties").is_some_and(Value::is_object)
+            || map.contains_key("items")
+            || map.contains_key("required"))
+}

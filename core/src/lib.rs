@@ -67,9 +67,14 @@
 //! ```
 
 mod coerce;
+pub mod dialect;
+pub mod docs;
 mod error;
 mod extract;
+pub mod feedback;
+mod message;
 mod parse;
+pub mod render;
 pub mod repair;
 mod schema;
 mod validate;
@@ -79,7 +84,10 @@ mod validate;
 pub mod __private;
 
 pub use coerce::Coercion;
+pub use dialect::{Dialect, dialect_schema, schema_for};
 pub use error::{Bound, Error, Unit, Violation, ViolationKind};
+pub use feedback::{RepairPrompt, RepairStrategy};
+pub use message::{Message, Role};
 pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
 pub use schema::{Generator, Node, Schema, ToolSchema};

@@ -91,7 +91,7 @@ impl PartialEq for Pattern {
 }
 
 /// Where a `$ref` points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DefId(pub usize);
 
 /// One property of an object, with the other keys that name the same field.

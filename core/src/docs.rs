@@ -1,0 +1,232 @@
+//! Markdown documentation of a type or a union of tools, for prompts and for people:
+//! generate it at build time and `include_str!` it.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::render;
+use crate::schema::{Node, Schema, ToolSchema};
+
+/// Markdown docs for `T`: for a union of tools, one section per tool (name, description,
+/// arguments in compact form, an example call, field hints) and the answer; for any
+/// other type, its description, compact form, an example and field hints.
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// #[derive(ToolSchema)]
+/// struct GetWeather {
+///     /// City name, e.g. "Paris".
+///     #[schema(hint = "a city, not a country")]
+///     city: String,
+/// }
+///
+/// #[derive(ToolSchema)]
+/// enum Step {
+///     /// Look up the weather for a city.
+///     #[tool]
+///     GetWeather(GetWeather),
+///     #[answer]
+///     Answer(String),
+/// }
+///
+/// let docs = toolschema::docs::markdown::<Step>();
+/// assert!(docs.contains("## `get_weather`\n\nLook up the weather for a city."));
+/// assert!(docs.contains("- `city`: a city, not a country"));
+/// ```
+pub fn markdown<T: ToolSchema>() -> String {
+    markdown_schema(&Schema::of::<T>(), &T::schema_name())
+}
+
+/// Markdown docs for a schema known at run time, titled `title`.
+pub fn markdown_schema(schema: &Schema, title: &str) -> String {
+    let root = schema.resolve(schema.root());
+    match tools(root) {
+        Some(tools) => union(schema, root, &tools),
+        None => single(schema, root, title),
+    }
+}
+
+/// A tool of a union: its name and arguments node, or the answer (`name` is `None`).
+struct Tool<'a> {
+    name: Option<String>,
+    node: &'a Node,
+    payload: &'a Node,
+}
+
+/// The tools and answer of a union of tool calls, if the node is one.
+fn tools(root: &Node) -> Option<Vec<Tool<'_>>> {
+    if root.one_of.is_empty() {
+        return None;
+    }
+    root.one_of
+        .iter()
+        .map(|alt| {
+            let named = alt.properties.iter().find(|p| p.name == "name");
+            let arguments = alt.properties.iter().find(|p| p.name == "arguments");
+            let answer = alt.properties.iter().find(|p| p.name == "answer");
+            match (named, arguments, answer) {
+                (Some(n), Some(a), None) => Some(Tool {
+                    name: n
+                        .node
+                        .constant
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    node: alt,
+                    payload: &a.node,
+                }),
+                (None, None, Some(a)) => Some(Tool {
+                    name: None,
+                    node: alt,
+                    payload: &a.node,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn union(schema: &Schema, root: &Node, tools: &[Tool]) -> String {
+    let mut out = String::from("# Tools\n\n");
+    if let Some(d) = &root.description {
+        let _ = writeln!(out, "{d}\n");
+    }
+    let answer = tools.iter().any(|t| t.name.is_none());
+    out.push_str(
+        "Reply with exactly one JSON object: a tool call `{\"name\": …, \"arguments\": {…}}`",
+    );
+    out.push_str(if answer {
+        " or the answer `{\"answer\": …}`.\n"
+    } else {
+        ".\n"
+    });
+    for tool in tools {
+        let example = render::example_node(schema, tool.node);
+        match &tool.name {
+            Some(name) => {
+                heading(&mut out, &format!("`{name}`"));
+                describe(&mut out, schema, tool.node, tool.payload);
+                section(
+                    &mut out,
+                    "Arguments",
+                    "ts",
+                    &render::compact_node(schema, tool.payload),
+                );
+                section(&mut out, "Example call", "json", &example.to_string());
+            }
+            None => {
+                heading(&mut out, "Answer");
+                describe(&mut out, schema, tool.node, tool.payload);
+                section(
+                    &mut out,
+                    "Shape",
+                    "ts",
+                    &render::compact_node(schema, tool.payload),
+                );
+                section(&mut out, "Example", "json", &example.to_string());
+            }
+        }
+        hints(&mut out, schema, tool.payload);
+    }
+    finish(out)
+}
+
+/// A `##` heading after exactly one blank line.
+fn heading(out: &mut String, text: &str) {
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    let _ = write!(out, "\n## {text}\n\n");
+}
+
+/// The text with one newline at the end.
+fn finish(mut out: String) -> String {
+    while out.ends_with('\n') {
+        out.pop();
+    }
+    out.push('\n');
+    out
+}
+
+fn single(schema: &Schema, root: &Node, title: &str) -> String {
+    let mut out = format!("# {title}\n\n");
+    if let Some(d) = &root.description {
+        let _ = writeln!(out, "{d}\n");
+    }
+    section(&mut out, "Shape", "ts", &render::compact_schema(schema));
+    section(
+        &mut out,
+        "Example",
+        "json",
+        &render::example_schema(schema).to_string(),
+    );
+    hints(&mut out, schema, root);
+    finish(out)
+}
+
+fn describe(out: &mut String, schema: &Schema, node: &Node, payload: &Node) {
+    let text = node
+        .description
+        .as_deref()
+        .or(schema.resolve(payload).description.as_deref());
+    if let Some(text) = text {
+        let _ = writeln!(out, "{text}\n");
+    }
+}
+
+fn section(out: &mut String, heading: &str, language: &str, body: &str) {
+    let _ = writeln!(out, "{heading}:\n\n```{language}\n{body}\n```\n");
+}
+
+/// `- path: hint` for every field with a hint, looking into nested types once.
+fn hints(out: &mut String, schema: &Schema, node: &Node) {
+    let mut found = Vec::new();
+    collect(schema, node, String::new(), &mut found, &mut Vec::new());
+    if found.is_empty() {
+        return;
+    }
+    out.push_str("Field hints:\n\n");
+    for (path, hint) in found {
+        let _ = writeln!(out, "- `{path}`: {hint}");
+    }
+}
+
+fn collect(
+    schema: &Schema,
+    node: &Node,
+    path: String,
+    found: &mut Vec<(String, String)>,
+    seen: &mut Vec<usize>,
+) {
+    if let Some(id) = node.reference {
+        if seen.contains(&id.0) {
+            return;
+        }
+        seen.push(id.0);
+    }
+    let resolved = schema.resolve(node);
+    for p in &resolved.properties {
+        let child = if path.is_empty() {
+            p.name.clone()
+        } else {
+            format!("{path}.{}", p.name)
+        };
+        if let Some(hint) = p
+            .node
+            .hint
+            .as_ref()
+            .or(schema.resolve(&p.node).hint.as_ref())
+        {
+            found.push((child.clone(), hint.clone()));
+        }
+        collect(schema, &p.node, child, found, seen);
+    }
+    if let Some(items) = &resolved.items {
+        collect(schema, items, format!("{path}[]"), found, seen);
+    }
+    for alt in resolved.any_of.iter().chain(&resolved.one_of) {
+        collect(schema, alt, path.clone(), found, seen);
+    }
+}

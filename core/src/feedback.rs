@@ -1,0 +1,363 @@
+//! What toolschema tells a model after a failed attempt: the repair prompt.
+//!
+//! A [`RepairPrompt`] gathers the failed reply, the [`Error`], the target's compact form
+//! and example, the user's request and the attempt number, and renders them through a
+//! [`Template`] with named placeholders. Two strategies send it: continue the
+//! conversation, or a minimal standalone request with only what is needed to fix it.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::Error;
+use crate::error::ViolationKind;
+use crate::message::Message;
+use crate::render;
+use crate::repair::FixKind;
+use crate::schema::{Schema, ToolSchema};
+
+/// How a repair is sent to the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RepairStrategy {
+    /// Append the failed reply and the repair message to the conversation.
+    #[default]
+    Conversation,
+    /// A fresh request with only the failed reply, what is wrong and the shape: fewer
+    /// prompt tokens.
+    Minimal,
+}
+
+/// The placeholders a template may use.
+pub const PLACEHOLDERS: &[&str] = &[
+    "violations",
+    "hints",
+    "reply",
+    "shape",
+    "example",
+    "request",
+    "attempt",
+    "max_attempts",
+];
+
+/// A repair-prompt template with `{placeholder}`s; `{{` and `}}` are literal braces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Text(String),
+    Slot(&'static str),
+}
+
+/// A template that does not parse: an unknown placeholder or an unclosed brace.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at byte {offset} of the template")]
+pub struct TemplateError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl Template {
+    /// Parses a template.
+    ///
+    /// ```
+    /// use toolschema::feedback::Template;
+    ///
+    /// assert!(Template::new("Fix: {violations}").is_ok());
+    /// let err = Template::new("Fix: {violation}").unwrap_err();
+    /// assert_eq!(err.to_string(), "unknown placeholder {violation}; expected one of {violations}, {hints}, {reply}, {shape}, {example}, {request}, {attempt}, {max_attempts} at byte 5 of the template");
+    /// ```
+    pub fn new(text: &str) -> Result<Template, TemplateError> {
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut rest = text;
+        let mut offset = 0;
+        while let Some(i) = rest.find(['{', '}']) {
+            literal.push_str(&rest[..i]);
+            let at = offset + i;
+            let tail = &rest[i..];
+            if tail.starts_with("{{") || tail.starts_with("}}") {
+                literal.push_str(&tail[..1]);
+                rest = &tail[2..];
+                offset = at + 2;
+                continue;
+            }
+            if tail.starts_with('}') {
+                return Err(TemplateError {
+                    offset: at,
+                    message: "unmatched }; write }} for a literal brace".into(),
+                });
+            }
+            let Some(end) = tail.find('}') else {
+                return Err(TemplateError {
+                    offset: at,
+                    message: "unclosed {; write {{ for a literal brace".into(),
+                });
+            };
+            let name = &tail[1..end];
+            let Some(slot) = PLACEHOLDERS.iter().find(|p| **p == name) else {
+                let known: Vec<String> = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
+                return Err(TemplateError {
+                    offset: at,
+                    message: format!(
+                        "unknown placeholder {{{name}}}; expected one of {}",
+                        known.join(", ")
+                    ),
+                });
+            };
+            if !literal.is_empty() {
+                parts.push(Part::Text(std::mem::take(&mut literal)));
+            }
+            parts.push(Part::Slot(slot));
+            rest = &tail[end + 1..];
+            offset = at + end + 1;
+        }
+        literal.push_str(rest);
+        if !literal.is_empty() {
+            parts.push(Part::Text(literal));
+        }
+        Ok(Template { parts })
+    }
+
+    /// The default message appended to the conversation after a failed reply.
+    pub fn conversation() -> Template {
+        Template::new(
+            "Your reply could not be used (attempt {attempt} of {max_attempts}). Fix these problems:\n\
+             {violations}\n\
+             {hints}\n\
+             Reply with only the corrected JSON value, in this shape:\n\
+             {shape}\n\
+             For example:\n\
+             {example}",
+        )
+        .expect("the default template parses")
+    }
+
+    /// The default standalone repair request.
+    pub fn minimal() -> Template {
+        Template::new(
+            "Fix this JSON reply so that it has the required shape. Reply with only the corrected JSON.\n\
+             Request: {request}\n\
+             Reply:\n\
+             {reply}\n\
+             Problems:\n\
+             {violations}\n\
+             {hints}\n\
+             Required shape:\n\
+             {shape}",
+        )
+        .expect("the default template parses")
+    }
+
+    /// Fills the placeholders. A line left empty by an empty placeholder is dropped.
+    pub fn render(&self, prompt: &RepairPrompt) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Text(t) => out.push_str(t),
+                Part::Slot(name) => out.push_str(&prompt.slot(name)),
+            }
+        }
+        let mut lines: Vec<&str> = Vec::new();
+        for line in out.split('\n') {
+            if line.trim().is_empty() && lines.last().is_none_or(|l| l.trim().is_empty()) {
+                continue;
+            }
+            lines.push(line);
+        }
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
+            lines.pop();
+        }
+        lines.join("\n")
+    }
+}
+
+/// Everything a repair prompt is made of.
+///
+/// ```
+/// use toolschema::ToolSchema;
+/// use toolschema::feedback::RepairPrompt;
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct Weather { city: String }
+///
+/// let reply = "Sure! ```json\n{\"town\": \"Paris\"}\n```";
+/// let err = toolschema::parse::<Weather>(reply).unwrap_err();
+/// let prompt = RepairPrompt::new::<Weather>(reply, &err).attempt(1, 3).to_string();
+/// assert!(prompt.contains("- /town: unknown field"));
+/// assert!(prompt.contains("not in a code fence"));
+/// assert!(prompt.contains("{ city: string }"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct RepairPrompt {
+    reply: String,
+    error: Error,
+    shape: String,
+    example: Value,
+    request: Option<String>,
+    attempt: usize,
+    max_attempts: usize,
+    truncated: bool,
+    max_reply_chars: usize,
+}
+
+impl RepairPrompt {
+    /// A repair prompt for a reply that failed to give a `T`.
+    pub fn new<T: ToolSchema>(reply: &str, error: &Error) -> Self {
+        RepairPrompt::for_schema(&Schema::of::<T>(), reply, error)
+    }
+
+    /// A repair prompt for a schema known at run time.
+    pub fn for_schema(schema: &Schema, reply: &str, error: &Error) -> Self {
+        RepairPrompt {
+            reply: reply.to_owned(),
+            error: error.clone(),
+            shape: render::compact_schema(schema),
+            example: render::example_schema(schema),
+            request: None,
+            attempt: 1,
+            max_attempts: 1,
+            truncated: false,
+            max_reply_chars: 2_000,
+        }
+    }
+
+    /// The user's original request.
+    pub fn request(mut self, request: impl Into<String>) -> Self {
+        self.request = Some(request.into());
+        self
+    }
+
+    /// Which attempt failed, of how many.
+    pub fn attempt(mut self, attempt: usize, max_attempts: usize) -> Self {
+        self.attempt = attempt;
+        self.max_attempts = max_attempts;
+        self
+    }
+
+    /// The provider said the reply was cut off by the token limit.
+    pub fn truncated(mut self, truncated: bool) -> Self {
+        self.truncated = truncated;
+        self
+    }
+
+    /// How much of the failed reply is quoted (characters; 2 000 by default).
+    pub fn max_reply_chars(mut self, chars: usize) -> Self {
+        self.max_reply_chars = chars;
+        self
+    }
+
+    /// Advice for the patterns found in the failed reply, one line each.
+    pub fn hints(&self) -> Vec<String> {
+        let mut hints: Vec<String> = Vec::new();
+        let mut add = |h: String| {
+            if !hints.contains(&h) {
+                hints.push(h);
+            }
+        };
+        let cut_off = self.truncated
+            || self.error.fixes().iter().any(|f| {
+                matches!(
+                    f.kind(),
+                    FixKind::ClosedString
+                        | FixKind::ClosedBrackets { .. }
+                        | FixKind::DroppedMember { .. }
+                        | FixKind::DroppedItem
+                )
+            });
+        if cut_off {
+            add("Your reply was cut off; answer more briefly.".into());
+        }
+        if self
+            .error
+            .violations()
+            .iter()
+            .any(|v| *v.kind() == ViolationKind::SchemaEchoed)
+        {
+            add("You sent the schema back; send data that matches it instead.".into());
+        }
+        for fix in self.error.fixes() {
+            let hint = match fix.kind() {
+                FixKind::CodeFence => "Reply with the JSON alone, not in a code fence.".to_owned(),
+                FixKind::Prose => {
+                    "Reply with the JSON alone: no text before or after it.".to_owned()
+                }
+                FixKind::Wrapper { tag } => format!("Do not wrap the JSON in <{tag}> tags."),
+                FixKind::SingleQuotes | FixKind::SmartQuotes => {
+                    "Use straight double quotes (\") around keys and strings.".to_owned()
+                }
+                FixKind::TrailingComma => {
+                    "Put no comma after the last item of an array or object.".to_owned()
+                }
+                FixKind::UnquotedKey => "Put every key in double quotes.".to_owned(),
+                FixKind::Comment => "JSON has no comments; leave them out.".to_owned(),
+                FixKind::PythonLiteral { .. } => {
+                    "Write true, false and null, not True, False and None.".to_owned()
+                }
+                FixKind::MissingComma => "Separate items and members with commas.".to_owned(),
+                _ => continue,
+            };
+            add(hint);
+        }
+        hints
+    }
+
+    /// The failed reply, cut to the configured length, in a fence it cannot close.
+    pub fn quoted_reply(&self) -> String {
+        let total = self.reply.chars().count();
+        let mut body: String = self.reply.chars().take(self.max_reply_chars).collect();
+        if total > self.max_reply_chars {
+            body.push_str(&format!(
+                "\n… ({} more characters cut)",
+                total - self.max_reply_chars
+            ));
+        }
+        let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
+        format!("{fence}\n{body}\n{fence}")
+    }
+
+    fn slot(&self, name: &str) -> String {
+        match name {
+            "violations" => self
+                .error
+                .violations()
+                .iter()
+                .map(|v| format!("- {v}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            "hints" => self.hints().join("\n"),
+            "reply" => self.quoted_reply(),
+            "shape" => self.shape.clone(),
+            "example" => self.example.to_string(),
+            "request" => self.request.clone().unwrap_or_default(),
+            "attempt" => self.attempt.to_string(),
+            "max_attempts" => self.max_attempts.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// The messages for the next attempt. `conversation` is what was sent the first time
+    /// (system prompt and request); the failed reply is appended for
+    /// [`RepairStrategy::Conversation`].
+    pub fn messages(&self, strategy: RepairStrategy, conversation: &[Message]) -> Vec<Message> {
+        match strategy {
+            RepairStrategy::Conversation => {
+                let mut out = conversation.to_vec();
+                out.push(Message::assistant(self.reply.clone()));
+                out.push(Message::user(Template::conversation().render(self)));
+                out
+            }
+            RepairStrategy::Minimal => vec![Message::user(Template::minimal().render(self))],
+        }
+    }
+}
+
+/// The default conversation template.
+impl fmt::Display for RepairPrompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Template::conversation().render(self))
+    }
+}

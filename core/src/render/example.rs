@@ -1,0 +1,296 @@
+//! A valid example value generated from a schema: `#[schema(example)]` values where
+//! given, otherwise values inside the ranges, lengths, patterns and enums.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+use serde_json::{Map, Number, Value};
+
+use crate::schema::{Node, Schema, Types};
+use crate::validate::json_eq;
+
+/// Nesting beyond which optional parts are left out, so recursive types end.
+const DEEP: usize = 6;
+
+pub(crate) fn generate(schema: &Schema) -> Value {
+    generate_node(schema, &schema.root)
+}
+
+/// An example of one node of a schema (a tool's arguments).
+pub(crate) fn generate_node(schema: &Schema, node: &Node) -> Value {
+    Generator { schema }.value(node, 0, 0)
+}
+
+struct Generator<'a> {
+    schema: &'a Schema,
+}
+
+impl Generator<'_> {
+    /// `salt` varies values so unique items differ.
+    fn value(&self, node: &Node, depth: usize, salt: usize) -> Value {
+        if depth > 64 {
+            return Value::Null;
+        }
+        let node = self.schema.resolve(node);
+        if let Some(example) = node.examples.get(salt).or(node.examples.first()) {
+            return example.clone();
+        }
+        if let Some(constant) = &node.constant {
+            return constant.clone();
+        }
+        if let Some(values) = &node.enumeration {
+            let non_null: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
+            let pick = non_null
+                .get(salt % non_null.len().max(1))
+                .copied()
+                .or(values.first());
+            return pick.cloned().unwrap_or(Value::Null);
+        }
+        if let Some(default) = &node.default
+            && salt == 0
+        {
+            return default.clone();
+        }
+        if !node.all_of.is_empty() {
+            // Merge object parts; otherwise the first part decides.
+            let mut merged = Map::new();
+            let mut other = None;
+            for part in std::iter::once(node).chain(node.all_of.iter()) {
+                match self.typed(part, depth, salt) {
+                    Some(Value::Object(map)) => merged.extend(map),
+                    Some(v) => other = other.or(Some(v)),
+                    None => {}
+                }
+            }
+            return if merged.is_empty() {
+                other.unwrap_or(Value::Null)
+            } else {
+                Value::Object(merged)
+            };
+        }
+        if let Some(v) = self.typed(node, depth, salt) {
+            return v;
+        }
+        let alternatives = if node.one_of.is_empty() {
+            &node.any_of
+        } else {
+            &node.one_of
+        };
+        // Prefer an alternative that is not null, and one that the value passes alone.
+        let mut fallback = None;
+        for alt in alternatives {
+            let candidate = self.value(alt, depth + 1, salt);
+            if candidate.is_null() && fallback.is_none() {
+                fallback = Some(candidate);
+                continue;
+            }
+            if self.schema.passes(node, &candidate) {
+                return candidate;
+            }
+            fallback = fallback.or(Some(candidate));
+        }
+        fallback.unwrap_or(Value::Null)
+    }
+
+    /// A value of the node's own type, if it has one.
+    fn typed(&self, node: &Node, depth: usize, salt: usize) -> Option<Value> {
+        let types = match node.types {
+            Some(t) => t,
+            None if !node.properties.is_empty() => Types::OBJECT,
+            None => return None,
+        };
+        let order = [
+            Types::OBJECT,
+            Types::ARRAY,
+            Types::STRING,
+            Types::INTEGER,
+            Types::NUMBER,
+            Types::BOOLEAN,
+            Types::NULL,
+        ];
+        let chosen = order.into_iter().find(|t| types.contains(*t))?;
+        Some(match chosen {
+            Types::OBJECT => self.object(node, depth, salt),
+            Types::ARRAY => self.array(node, depth, salt),
+            Types::STRING => Value::String(string(node, salt)),
+            Types::INTEGER => number(node, true, salt),
+            Types::NUMBER => number(node, false, salt),
+            Types::BOOLEAN => Value::Bool(salt.is_multiple_of(2)),
+            _ => Value::Null,
+        })
+    }
+
+    fn object(&self, node: &Node, depth: usize, salt: usize) -> Value {
+        let mut map = Map::new();
+        for p in &node.properties {
+            // Deep inside recursive types, only what is required.
+            if !p.required && depth > DEEP {
+                continue;
+            }
+            map.insert(p.name.clone(), self.value(&p.node, depth + 1, salt));
+        }
+        for name in &node.required_extra {
+            map.entry(name.clone()).or_insert(Value::Null);
+        }
+        if map.is_empty()
+            && let Some(values) = node.additional_properties.as_deref().filter(|n| !n.never)
+            && depth <= DEEP
+        {
+            map.insert("key".into(), self.value(values, depth + 1, salt));
+        }
+        Value::Object(map)
+    }
+
+    fn array(&self, node: &Node, depth: usize, salt: usize) -> Value {
+        let mut items: Vec<Value> = node
+            .prefix_items
+            .iter()
+            .enumerate()
+            .map(|(i, n)| self.value(n, depth + 1, salt + i))
+            .collect();
+        if let Some(item) = node.items.as_deref().filter(|n| !n.never) {
+            let wanted = if depth > DEEP { 0 } else { 1 };
+            let count = node
+                .min_items
+                .unwrap_or(0)
+                .max(wanted)
+                .min(node.max_items.unwrap_or(usize::MAX));
+            let mut salt = salt;
+            while items.len() < count {
+                let mut candidate = self.value(item, depth + 1, salt);
+                // Unique items must differ: vary until they do, within reason.
+                let mut tries = 0;
+                while node.unique_items
+                    && items.iter().any(|v| json_eq(v, &candidate))
+                    && tries < 32
+                {
+                    salt += 1;
+                    tries += 1;
+                    candidate = self.value(item, depth + 1, salt);
+                }
+                items.push(candidate);
+                salt += 1;
+            }
+        }
+        Value::Array(items)
+    }
+}
+
+fn string(node: &Node, salt: usize) -> String {
+    let min = node.min_length.unwrap_or(0);
+    let max = node.max_length.unwrap_or(usize::MAX);
+    let fits = |s: &str| {
+        let n = s.chars().count();
+        n >= min && n <= max && node.pattern.as_ref().is_none_or(|p| p.regex.is_match(s))
+    };
+    let mut candidates: Vec<String> = Vec::new();
+    if let Some(pattern) = &node.pattern
+        && let Ok(hir) = regex_syntax::parse(&pattern.source)
+    {
+        candidates.push(from_regex(&hir, salt));
+    }
+    let by_format = match node.format.as_deref() {
+        Some("date") => Some("2024-01-31"),
+        Some("date-time") => Some("2024-01-31T12:00:00Z"),
+        Some("time") => Some("12:00:00"),
+        Some("email") => Some("user@example.com"),
+        Some("uri") | Some("url") => Some("https://example.com"),
+        Some("uuid") => Some("123e4567-e89b-12d3-a456-426614174000"),
+        _ => None,
+    };
+    candidates.extend(by_format.map(str::to_owned));
+    let word = if salt == 0 {
+        "text".to_owned()
+    } else {
+        format!("text{salt}")
+    };
+    candidates.push(word.clone());
+    for c in &candidates {
+        if fits(c) {
+            return c.clone();
+        }
+    }
+    // Pad or cut a plain word to the length.
+    let base = candidates.first().cloned().unwrap_or(word);
+    let mut s: String = base.chars().take(max).collect();
+    while s.chars().count() < min {
+        s.push('x');
+    }
+    s
+}
+
+/// A string matching a parsed regular expression: literals, the first of each class and
+/// alternation, repetitions at their minimum (or once).
+fn from_regex(hir: &Hir, salt: usize) -> String {
+    let mut out = String::new();
+    write_regex(hir, salt, &mut out);
+    out
+}
+
+fn write_regex(hir: &Hir, salt: usize, out: &mut String) {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
+        HirKind::Class(Class::Unicode(class)) => {
+            let ranges = class.ranges();
+            if let Some(r) = ranges.get(salt % ranges.len().max(1)) {
+                let offset = (salt / ranges.len().max(1)) as u32;
+                let c = char::from_u32(r.start() as u32 + offset)
+                    .filter(|c| *c <= r.end())
+                    .unwrap_or(r.start());
+                out.push(c);
+            }
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            if let Some(r) = class.ranges().first() {
+                out.push(char::from(r.start()));
+            }
+        }
+        HirKind::Repetition(rep) => {
+            for i in 0..rep.min.min(64) {
+                write_regex(&rep.sub, salt + i as usize, out);
+            }
+        }
+        HirKind::Capture(cap) => write_regex(&cap.sub, salt, out),
+        HirKind::Concat(parts) => {
+            for part in parts {
+                write_regex(part, salt, out);
+            }
+        }
+        HirKind::Alternation(alts) => {
+            if let Some(first) = alts.get(salt % alts.len().max(1)) {
+                write_regex(first, salt, out);
+            }
+        }
+    }
+}
+
+fn number(node: &Node, integer: bool, salt: usize) -> Value {
+    let get = |n: &Option<Number>| n.as_ref().and_then(Number::as_f64);
+    let mut low = get(&node.minimum).unwrap_or(f64::MIN);
+    let mut high = get(&node.maximum).unwrap_or(f64::MAX);
+    if let Some(x) = get(&node.exclusive_minimum) {
+        low = low.max(if integer { x.floor() + 1.0 } else { x + 0.5 });
+    }
+    if let Some(x) = get(&node.exclusive_maximum) {
+        high = high.min(if integer { x.ceil() - 1.0 } else { x - 0.5 });
+    }
+    let preferred = if integer {
+        1.0 + salt as f64
+    } else {
+        1.5 + salt as f64
+    };
+    let mut value = preferred.clamp(low.min(high), high.max(low));
+    if integer {
+        value = value.ceil().min(high.floor()).max(low.ceil());
+    }
+    if let Some(step) = get(&node.multiple_of).filter(|s| *s > 0.0) {
+        let k = (value / step).ceil();
+        value = k * step;
+        if value > high {
+            value = (high / step).floor() * step;
+        }
+    }
+    if integer && value.fract() == 0.0 && value.abs() < 9.0e15 {
+        return Value::Number(Number::from(value as i64));
+    }
+    Number::from_f64(value).map_or(Value::Null, Value::Number)
+}

@@ -1,0 +1,71 @@
+//! What toolschema shows a model: the compact prompt form of a type and example values.
+
+mod compact;
+mod example;
+
+pub(crate) use compact::render_node as compact_node;
+pub(crate) use example::generate_node as example_node;
+
+use serde_json::Value;
+
+use crate::schema::{Schema, ToolSchema};
+
+/// The compact, TypeScript-like form of `T` for prompts: doc comments as `//` comments,
+/// constraints as `/* */` comments, optional keys marked `?`, shared types named once,
+/// a union of tools as the list of calls.
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// #[derive(ToolSchema)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Unit { Celsius, Fahrenheit }
+///
+/// #[derive(ToolSchema)]
+/// struct Reading {
+///     #[schema(range(min = 0, max = 150))]
+///     age: u8,
+///     unit: Unit,
+///     email: Option<String>,
+/// }
+///
+/// assert_eq!(
+///     toolschema::render::compact::<Reading>(),
+///     r#"{ age: int /* 0..=150 */, unit: "celsius" | "fahrenheit", email?: string | null }"#
+/// );
+/// ```
+pub fn compact<T: ToolSchema>() -> String {
+    compact::render(&Schema::of::<T>())
+}
+
+/// The compact form of a schema known at run time.
+pub fn compact_schema(schema: &Schema) -> String {
+    compact::render(schema)
+}
+
+/// A valid example of `T`: `#[schema(example)]` values where given, otherwise values
+/// inside the ranges, lengths, patterns and enums of the schema.
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct Slot {
+///     #[schema(range(min = 9, max = 17))]
+///     hour: u8,
+///     #[schema(pattern = "^[A-Z]{3}$")]
+///     room: String,
+/// }
+///
+/// let example = toolschema::render::example::<Slot>();
+/// assert_eq!(example, serde_json::json!({ "hour": 9, "room": "ABC" }));
+/// assert!(toolschema::from_value::<Slot>(example).is_ok());
+/// ```
+pub fn example<T: ToolSchema>() -> Value {
+    example::generate(&Schema::of::<T>())
+}
+
+/// An example value of a schema known at run time.
+pub fn example_schema(schema: &Schema) -> Value {
+    example::generate(schema)
+}

@@ -66,6 +66,7 @@
 //! # Ok::<(), toolschema::Error>(())
 //! ```
 
+pub mod agent;
 mod coerce;
 pub mod dialect;
 pub mod docs;
@@ -74,6 +75,7 @@ mod extract;
 pub mod feedback;
 mod message;
 mod parse;
+pub mod provider;
 pub mod render;
 pub mod repair;
 mod schema;
@@ -83,11 +85,12 @@ mod validate;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use agent::{Agent, AskError, Attempt};
 pub use coerce::Coercion;
 pub use dialect::{Dialect, dialect_schema, schema_for};
 pub use error::{Bound, Error, Unit, Violation, ViolationKind};
 pub use feedback::{RepairPrompt, RepairStrategy};
-pub use message::{Message, Role};
+pub use message::{Arguments, Message, Role, ToolCall};
 pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
 pub use schema::{Generator, Node, Schema, ToolSchema};

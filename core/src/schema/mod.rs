@@ -233,6 +233,12 @@ impl Schema {
         self.definitions.get(id.0).map(|d| &d.node)
     }
 
+    /// One node of this schema as a standalone JSON Schema with the definitions it uses
+    /// (a tool's arguments).
+    pub fn part_to_json(&self, part: &Node) -> Value {
+        to_json::render_part(self, part)
+    }
+
     /// The schema as draft 2020-12 JSON.
     pub fn to_json(&self) -> Value {
         self.json.get_or_init(|| to_json::render(self)).clone()

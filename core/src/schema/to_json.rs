@@ -34,6 +34,31 @@ pub(crate) fn render(schema: &Schema) -> Value {
     Value::Object(out)
 }
 
+/// One node of a schema as a standalone draft 2020-12 schema, with the definitions it
+/// uses: a tool's arguments.
+pub(crate) fn render_part(schema: &Schema, part: &Node) -> Value {
+    let target = match part.reference {
+        Some(id) if *part == Node::reference(id) => schema.definition(id).unwrap_or(part),
+        _ => part,
+    };
+    let mut out = match node(schema, target) {
+        Value::Object(map) => map,
+        other => return other,
+    };
+    let used = reachable(schema, target);
+    let defs: Map<String, Value> = schema
+        .definitions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| used[*i] && schema.root_def.map(|id| id.0) != Some(*i))
+        .map(|(_, def)| (def.name.clone(), node(schema, &def.node)))
+        .collect();
+    if !defs.is_empty() {
+        out.insert("$defs".into(), Value::Object(defs));
+    }
+    Value::Object(out)
+}
+
 /// Which definitions the root refers to, directly or through others. A flattened struct's
 /// definition, merged into its parent, is not.
 fn reachable(schema: &Schema, root: &Node) -> Vec<bool> {

@@ -1,0 +1,138 @@
+//! The error of an ask, keeping every attempt.
+
+use serde_json::Value;
+
+use crate::provider::{FinishReason, Mode, ProviderError, Usage};
+use crate::repair::Fix;
+use crate::{Error, Violation};
+
+/// One call to the model for content, and what came of it.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub(crate) number: usize,
+    pub(crate) mode: Mode,
+    pub(crate) request: String,
+    pub(crate) raw: String,
+    pub(crate) error: Option<Error>,
+    pub(crate) usage: Usage,
+    pub(crate) finish: FinishReason,
+}
+
+impl Attempt {
+    /// 1-based.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// What was sent: the request's messages joined with newlines.
+    pub fn request(&self) -> &str {
+        &self.request
+    }
+
+    /// The model's reply, exactly as received (tool calls written as JSON).
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// Why the reply was rejected (empty for the successful attempt).
+    pub fn violations(&self) -> &[Violation] {
+        self.error.as_ref().map_or(&[], Error::violations)
+    }
+
+    /// The local fixes tried on the reply.
+    pub fn fixes(&self) -> &[Fix] {
+        self.error.as_ref().map_or(&[], Error::fixes)
+    }
+
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    pub fn finish(&self) -> &FinishReason {
+        &self.finish
+    }
+}
+
+/// Why an ask gave no value. Every variant keeps the attempts made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AskError {
+    /// Every attempt was used and no reply fit.
+    #[error("no usable reply in {} attempt(s); the last one failed with:\n{}", .attempts.len(), last_error(.attempts))]
+    Exhausted {
+        attempts: Vec<Attempt>,
+        /// The repaired value that came closest (fewest violations).
+        best: Option<Value>,
+    },
+    /// The provider failed in a way retrying did not fix.
+    #[error("the provider failed: {error}")]
+    Provider {
+        error: ProviderError,
+        attempts: Vec<Attempt>,
+    },
+    /// The token budget of the ask was used up.
+    #[error("the token budget of {limit} was used up ({used} tokens)")]
+    Budget {
+        used: u64,
+        limit: u64,
+        attempts: Vec<Attempt>,
+    },
+    /// The ask was cancelled.
+    #[error("the ask was cancelled")]
+    Cancelled { attempts: Vec<Attempt> },
+    /// The tool loop took its most steps without an answer.
+    #[error("no answer after {steps} tool-loop steps")]
+    StepLimit {
+        steps: usize,
+        attempts: Vec<Attempt>,
+    },
+}
+
+fn last_error(attempts: &[Attempt]) -> String {
+    attempts
+        .last()
+        .and_then(Attempt::error)
+        .map_or_else(String::new, ToString::to_string)
+}
+
+impl AskError {
+    /// Every attempt made, in order.
+    pub fn attempts(&self) -> &[Attempt] {
+        match self {
+            AskError::Exhausted { attempts, .. }
+            | AskError::Provider { attempts, .. }
+            | AskError::Budget { attempts, .. }
+            | AskError::Cancelled { attempts }
+            | AskError::StepLimit { attempts, .. } => attempts,
+        }
+    }
+
+    /// The last reply the model sent, if any.
+    pub fn last_raw(&self) -> Option<&str> {
+        self.attempts().last().map(Attempt::raw)
+    }
+
+    /// The repaired value that came closest to fitting.
+    pub fn best_partial(&self) -> Option<&Value> {
+        match self {
+            AskError::Exhausted { best, .. } => best.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The provider error, for provider failures.
+    pub fn provider_error(&self) -> Option<&ProviderError> {
+        match self {
+            AskError::Provider { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! What an ask reports while it runs, and the counters an agent keeps.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::Error;
+use crate::RepairStrategy;
+use crate::provider::{FinishReason, Mode, ProviderError, Usage};
+use crate::repair::Fix;
+
+/// Progress of an ask, for a callback set with [`Agent::on_event`](crate::Agent::on_event).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Event {
+    /// An attempt begins (1-based) in a mode.
+    AttemptStarted { attempt: usize, mode: Mode },
+    /// The model replied.
+    ReplyReceived {
+        attempt: usize,
+        usage: Usage,
+        finish: FinishReason,
+        chars: usize,
+    },
+    /// The reply was usable after local fixes.
+    FixedLocally { attempt: usize, fixes: Vec<Fix> },
+    /// The reply was not usable.
+    Violations { attempt: usize, error: Error },
+    /// A repair prompt goes to the model.
+    RepairSent {
+        attempt: usize,
+        strategy: RepairStrategy,
+    },
+    /// A transport failure; the same call is retried after `delay`.
+    TransportRetry {
+        attempt: usize,
+        error: ProviderError,
+        delay: Duration,
+    },
+    /// The server rejected a mode; the next one is tried.
+    ModeFallback {
+        from: Mode,
+        to: Mode,
+        reason: String,
+    },
+    /// The ask succeeded.
+    Done { attempts: usize, usage: Usage },
+}
+
+/// Counters over every ask of an agent.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    asks: AtomicU64,
+    successes: AtomicU64,
+    first_try: AtomicU64,
+    fixed_locally: AtomicU64,
+    fixed_by_model: AtomicU64,
+    exhausted: AtomicU64,
+    attempts_on_success: AtomicU64,
+    tokens_on_success: AtomicU64,
+}
+
+/// A snapshot of an agent's counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Metrics {
+    pub asks: u64,
+    pub successes: u64,
+    /// Successes on the first attempt with no fix at all.
+    pub first_try: u64,
+    /// Successes on the first attempt thanks to local fixes.
+    pub fixed_locally: u64,
+    /// Successes after at least one repair prompt.
+    pub fixed_by_model: u64,
+    /// Asks that ran out of attempts.
+    pub exhausted: u64,
+    pub attempts_on_success: u64,
+    pub tokens_on_success: u64,
+}
+
+impl Metrics {
+    /// Model calls for content per success.
+    pub fn attempts_per_success(&self) -> f64 {
+        ratio(self.attempts_on_success, self.successes)
+    }
+
+    /// Prompt and completion tokens per success.
+    pub fn tokens_per_success(&self) -> f64 {
+        ratio(self.tokens_on_success, self.successes)
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+impl Counters {
+    pub(crate) fn ask(&self) {
+        self.asks.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn success(&self, attempts: usize, fixed_locally: bool, tokens: u64) {
+        self.successes.fetch_add(1, Ordering::Relaxed);
+        let counter = match (attempts, fixed_locally) {
+            (1, false) => &self.first_try,
+            (1, true) => &self.fixed_locally,
+            _ => &self.fixed_by_model,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        self.attempts_on_success
+            .fetch_add(attempts as u64, Ordering::Relaxed);
+        self.tokens_on_success.fetch_add(tokens, Ordering::Relaxed);
+    }
+
+    pub(crate) fn exhausted(&self) {
+        self.exhausted.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn snapshot(&self) -> Metrics {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        Metrics {
+            asks: get(&self.asks),
+            successes: get(&self.successes),
+            first_try: get(&self.first_try),
+            fixed_locally: get(&self.fixed_locally),
+            fixed_by_model: get(&self.fixed_by_model),
+            exhausted: get(&self.exhausted),
+            attempts_on_success: get(&self.attempts_on_success),
+            tokens_on_success: get(&self.tokens_on_success),
+        }
+    }
+}

@@ -1,0 +1,562 @@
+//! `Agent::ask::<T>()`: the typed retry loop.
+//!
+//! Each attempt builds the request for its mode, calls the provider (retrying transport
+//! failures with backoff, separately), reads the reply through the lenient parse, and
+//! on violations sends a repair prompt for the next attempt, up to `max_attempts` model
+//! calls for content.
+
+mod error;
+mod events;
+mod request;
+mod retry;
+mod tools;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use tracing::{Instrument, debug, info_span, warn};
+
+pub use error::{AskError, Attempt};
+pub use events::{Event, Metrics};
+pub use retry::{Backoff, CancelToken, Delays};
+pub use tools::{StepOutcome, Toolbox};
+
+use crate::Error;
+use crate::coerce::Coercion;
+use crate::dialect::Dialect;
+use crate::feedback::{RepairPrompt, RepairStrategy};
+use crate::message::Message;
+use crate::parse::Parser;
+use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Request, Usage};
+use crate::repair::{Fix, repair};
+use crate::schema::{Schema, ToolSchema};
+use events::Counters;
+use request::{Target, wrapper};
+
+type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// Asks a model for typed values.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use toolschema::{Agent, ToolSchema};
+/// use toolschema::provider::Scripted;
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct City { name: String, population: u32 }
+///
+/// // A fenced reply is fixed locally: one call.
+/// let model = Scripted::new(["```json\n{\"name\": \"Oslo\", \"population\": 709000}\n```"]);
+/// let agent = Agent::new(model.clone()).max_attempts(3);
+/// let city: City = agent.ask("The largest city in Norway?").await?;
+/// assert_eq!(city.name, "Oslo");
+/// assert_eq!(model.calls(), 1);
+/// assert_eq!(agent.metrics().fixed_locally, 1);
+/// # Ok::<(), toolschema::AskError>(())
+/// # }).unwrap();
+/// ```
+pub struct Agent<P> {
+    provider: P,
+    max_attempts: usize,
+    mode: Mode,
+    dialect: Option<Dialect>,
+    system: Option<String>,
+    temperature: Option<f32>,
+    repair_temperature: Option<f32>,
+    max_tokens: Option<u32>,
+    strategy: RepairStrategy,
+    coercion: Coercion,
+    backoff: Backoff,
+    budget: Option<u64>,
+    max_reply_chars: usize,
+    listener: Option<Listener>,
+    counters: Arc<Counters>,
+}
+
+impl<P: Provider> Agent<P> {
+    /// An agent over a provider: 3 attempts, [`Mode::Auto`], safe coercion.
+    pub fn new(provider: P) -> Self {
+        Agent {
+            provider,
+            max_attempts: 3,
+            mode: Mode::Auto,
+            dialect: None,
+            system: None,
+            temperature: None,
+            repair_temperature: None,
+            max_tokens: None,
+            strategy: RepairStrategy::Conversation,
+            coercion: Coercion::Safe,
+            backoff: Backoff::new(),
+            budget: None,
+            max_reply_chars: 2_000,
+            listener: None,
+            counters: Arc::default(),
+        }
+    }
+
+    /// At most this many model calls for content (attempts, not retries).
+    pub fn max_attempts(mut self, attempts: usize) -> Self {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// The mode; [`Mode::Auto`] tries the provider's best first and falls back.
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The schema dialect of tools and response formats (by default the provider's).
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = Some(dialect);
+        self
+    }
+
+    /// A system prompt put before the shape instructions.
+    pub fn system(mut self, system: impl Into<String>) -> Self {
+        self.system = Some(system.into());
+        self
+    }
+
+    pub fn temperature(mut self, temperature: f32) -> Self {
+        self.temperature = Some(temperature);
+        self
+    }
+
+    /// The temperature of repair attempts (by default the same as the first).
+    pub fn repair_temperature(mut self, temperature: f32) -> Self {
+        self.repair_temperature = Some(temperature);
+        self
+    }
+
+    pub fn max_tokens(mut self, tokens: u32) -> Self {
+        self.max_tokens = Some(tokens);
+        self
+    }
+
+    pub fn repair_strategy(mut self, strategy: RepairStrategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+
+    pub fn coercion(mut self, coercion: Coercion) -> Self {
+        self.coercion = coercion;
+        self
+    }
+
+    /// Transport retry: how often and how long to wait (429, 5xx, timeouts).
+    pub fn backoff(mut self, backoff: Backoff) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
+    /// The most prompt and completion tokens one ask may use.
+    pub fn token_budget(mut self, tokens: u64) -> Self {
+        self.budget = Some(tokens);
+        self
+    }
+
+    /// How much of a failed reply a repair prompt quotes.
+    pub fn max_reply_chars(mut self, chars: usize) -> Self {
+        self.max_reply_chars = chars;
+        self
+    }
+
+    /// Calls `listener` with each [`Event`].
+    pub fn on_event(mut self, listener: impl Fn(&Event) + Send + Sync + 'static) -> Self {
+        self.listener = Some(Arc::new(listener));
+        self
+    }
+
+    /// The counters over every ask so far.
+    pub fn metrics(&self) -> Metrics {
+        self.counters.snapshot()
+    }
+
+    pub fn provider(&self) -> &P {
+        &self.provider
+    }
+
+    fn emit(&self, event: Event) {
+        if let Some(listener) = &self.listener {
+            listener(&event);
+        }
+    }
+
+    /// Asks for a `T`.
+    pub async fn ask<T: ToolSchema>(&self, prompt: &str) -> Result<T, AskError> {
+        self.ask_in(Vec::new(), prompt, None)
+            .await
+            .map(|(value, _, _)| value)
+    }
+
+    /// Asks for a `T`, ending early when `cancel` is cancelled.
+    pub async fn ask_cancellable<T: ToolSchema>(
+        &self,
+        prompt: &str,
+        cancel: &CancelToken,
+    ) -> Result<T, AskError> {
+        self.ask_in(Vec::new(), prompt, Some(cancel))
+            .await
+            .map(|(value, _, _)| value)
+    }
+
+    /// One step of the tool loop: the conversation so far, the step(s) the model took.
+    pub(crate) async fn ask_steps<T: ToolSchema>(
+        &self,
+        history: Vec<Message>,
+    ) -> Result<(T, Vec<Value>, Reply), AskError> {
+        self.ask_in(history, "", None).await
+    }
+
+    /// Asks for a `T` after earlier messages (the tool loop's conversation).
+    pub(crate) async fn ask_in<T: ToolSchema>(
+        &self,
+        history: Vec<Message>,
+        prompt: &str,
+        cancel: Option<&CancelToken>,
+    ) -> Result<(T, Vec<Value>, Reply), AskError> {
+        let span = info_span!("ask", target = %T::schema_name(), provider = self.provider.name());
+        async move {
+            self.counters.ask();
+            let target = Target::new(Schema::of::<T>(), &T::schema_name());
+            let outcome = self.run_attempts(&target, history, prompt, cancel).await;
+            match outcome {
+                Ok((values, reply, attempts, fixed_locally, usage)) => {
+                    match T::from_json(values[0].clone()) {
+                        Ok(typed) => {
+                            self.counters
+                                .success(attempts, fixed_locally, usage.total());
+                            self.emit(Event::Done { attempts, usage });
+                            Ok((typed, values, reply))
+                        }
+                        Err(e) => Err(AskError::Exhausted {
+                            attempts: vec![Attempt {
+                                number: attempts,
+                                mode: self.mode,
+                                request: String::new(),
+                                raw: reply.text.clone(),
+                                error: Some(e),
+                                usage,
+                                finish: reply.finish,
+                            }],
+                            best: None,
+                        }),
+                    }
+                }
+                Err(e) => {
+                    if matches!(e, AskError::Exhausted { .. }) {
+                        self.counters.exhausted();
+                    }
+                    Err(e)
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The loop. Returns the value, the last reply, the attempts used, whether local
+    /// fixes were needed, and the tokens used.
+    async fn run_attempts(
+        &self,
+        target: &Target,
+        history: Vec<Message>,
+        prompt: &str,
+        cancel: Option<&CancelToken>,
+    ) -> Result<(Vec<Value>, Reply, usize, bool, Usage), AskError> {
+        let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
+        let mut modes: Vec<Mode> = match self.mode {
+            Mode::Auto => self.provider.auto_modes().to_vec(),
+            fixed => vec![fixed],
+        };
+        let mut attempts: Vec<Attempt> = Vec::new();
+        let mut usage = Usage::default();
+        let mut best: Option<(usize, Value)> = None;
+        let mut repair_messages: Option<Vec<Message>> = None;
+        let parser = Parser::new().coercion(self.coercion);
+        let mut attempt = 0;
+        while attempt < self.max_attempts {
+            attempt += 1;
+            let Some(&mode) = modes.first() else {
+                return Err(AskError::Provider {
+                    error: ProviderError::Config(
+                        "no mode can carry this type with this provider".into(),
+                    ),
+                    attempts,
+                });
+            };
+            let base = self.base_messages(target, mode, &history, prompt);
+            let messages = repair_messages.clone().unwrap_or_else(|| base.clone());
+            let (mut request, shaped) = match target.request(mode, messages, dialect) {
+                Ok(built) => built,
+                Err(reason) if modes.len() > 1 => {
+                    self.fall_back(&mut modes, reason);
+                    attempt -= 1;
+                    continue;
+                }
+                Err(reason) => {
+                    return Err(AskError::Provider {
+                        error: ProviderError::Config(reason),
+                        attempts,
+                    });
+                }
+            };
+            request.temperature = if attempt > 1 {
+                self.repair_temperature.or(self.temperature)
+            } else {
+                self.temperature
+            };
+            request.max_tokens = self.max_tokens;
+            self.emit(Event::AttemptStarted { attempt, mode });
+            debug!(attempt, %mode, "attempt started");
+            let reply = match self.call(&request, attempt, cancel).await {
+                Ok(reply) => reply,
+                Err(CallError::Cancelled) => return Err(AskError::Cancelled { attempts }),
+                Err(CallError::Provider(error))
+                    if error.rejects_mode() && self.mode == Mode::Auto && modes.len() > 1 =>
+                {
+                    self.fall_back(&mut modes, error.to_string());
+                    repair_messages = None;
+                    attempt -= 1;
+                    continue;
+                }
+                Err(CallError::Provider(error)) => {
+                    return Err(AskError::Provider { error, attempts });
+                }
+            };
+            usage += reply.usage;
+            self.emit(Event::ReplyReceived {
+                attempt,
+                usage: reply.usage,
+                finish: reply.finish.clone(),
+                chars: reply.text.len(),
+            });
+            let raw = target.reply_text(&reply);
+            let parsed = self.read(&parser, target, &reply, &raw, shaped.as_ref(), mode);
+            let record = |error: Option<Error>| Attempt {
+                number: attempt,
+                mode,
+                request: request.text(),
+                raw: raw.clone(),
+                error,
+                usage: reply.usage,
+                finish: reply.finish.clone(),
+            };
+            match parsed {
+                Ok((values, fixes)) => {
+                    if !fixes.is_empty() {
+                        self.emit(Event::FixedLocally {
+                            attempt,
+                            fixes: fixes.clone(),
+                        });
+                    }
+                    return Ok((values, reply, attempt, !fixes.is_empty(), usage));
+                }
+                Err(error) => {
+                    warn!(
+                        attempt,
+                        violations = error.violations().len(),
+                        "reply rejected"
+                    );
+                    self.emit(Event::Violations {
+                        attempt,
+                        error: error.clone(),
+                    });
+                    if let Some(value) = closest(&raw)
+                        && best
+                            .as_ref()
+                            .is_none_or(|(n, _)| error.violations().len() < *n)
+                    {
+                        best = Some((error.violations().len(), value));
+                    }
+                    let repair = RepairPrompt::for_schema(&target.schema, &raw, &error)
+                        .request(prompt)
+                        .attempt(attempt, self.max_attempts)
+                        .truncated(reply.finish == FinishReason::Length)
+                        .max_reply_chars(self.max_reply_chars);
+                    attempts.push(record(Some(error)));
+                    if let Some(limit) = self.budget
+                        && usage.total() > limit
+                    {
+                        return Err(AskError::Budget {
+                            used: usage.total(),
+                            limit,
+                            attempts,
+                        });
+                    }
+                    if attempt < self.max_attempts {
+                        repair_messages = Some(repair.messages(self.strategy, &base));
+                        self.emit(Event::RepairSent {
+                            attempt,
+                            strategy: self.strategy,
+                        });
+                    }
+                }
+            }
+        }
+        Err(AskError::Exhausted {
+            attempts,
+            best: best.map(|(_, v)| v),
+        })
+    }
+
+    /// Reads a reply: one value, or one per tool call when the model made several.
+    fn read(
+        &self,
+        parser: &Parser,
+        target: &Target,
+        reply: &Reply,
+        raw: &str,
+        shaped: Option<&crate::dialect::DialectSchema>,
+        mode: Mode,
+    ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
+        if reply.tool_calls.len() > 1 {
+            let mut values = Vec::new();
+            let mut fixes = Vec::new();
+            for call in &reply.tool_calls {
+                let parsed = parser.parse_value(&target.schema, &target.call_text(call))?;
+                values.push(parsed.value);
+                fixes.extend(parsed.fixes);
+            }
+            return Ok((values, fixes));
+        }
+        let (text, unwrap_fixes) = unwrap(raw, wrapper(shaped));
+        let first = parser.parse_value(&target.schema, &text);
+        let parsed = first.or_else(|e| {
+            // Several calls written as a JSON array.
+            if let Ok((Value::Array(items), _)) = repair(&text)
+                && items.len() > 1
+                && items.iter().all(|v| target.schema.is_valid(v))
+            {
+                return Ok(crate::parse::Parsed {
+                    value: Value::Array(items),
+                    fixes: Vec::new(),
+                });
+            }
+            // A reply without the tool call may be the answer itself.
+            if target.has_answer
+                && mode == Mode::Tools
+                && reply.tool_calls.is_empty()
+                && !text.trim().is_empty()
+            {
+                let answer = serde_json::json!({ "answer": text.trim() });
+                return parser
+                    .parse_value(&target.schema, &answer.to_string())
+                    .map_err(|_| e);
+            }
+            Err(e)
+        })?;
+        let mut fixes = unwrap_fixes;
+        fixes.extend(parsed.fixes);
+        let values = match parsed.value {
+            Value::Array(items) if !target.schema.is_valid(&Value::Array(items.clone())) => items,
+            value => vec![value],
+        };
+        Ok((values, fixes))
+    }
+
+    fn fall_back(&self, modes: &mut Vec<Mode>, reason: String) {
+        let from = modes.remove(0);
+        if let Some(&to) = modes.first() {
+            warn!(%from, %to, %reason, "mode fallback");
+            self.emit(Event::ModeFallback { from, to, reason });
+        }
+    }
+
+    /// The first messages of an ask: system prompt with the shape, history, the request.
+    fn base_messages(
+        &self,
+        target: &Target,
+        mode: Mode,
+        history: &[Message],
+        prompt: &str,
+    ) -> Vec<Message> {
+        let instructions = target.instructions(mode);
+        let system = match &self.system {
+            Some(s) => format!("{s}\n\n{instructions}"),
+            None => instructions,
+        };
+        let mut messages = vec![Message::system(system)];
+        messages.extend(history.iter().cloned());
+        if !prompt.is_empty() {
+            messages.push(Message::user(prompt));
+        }
+        messages
+    }
+
+    /// One model call, retrying transport failures.
+    async fn call(
+        &self,
+        request: &Request,
+        attempt: usize,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Reply, CallError> {
+        let mut delays = self.backoff.into_iter();
+        loop {
+            if cancel.is_some_and(CancelToken::is_cancelled) {
+                return Err(CallError::Cancelled);
+            }
+            let result = match cancel {
+                Some(token) => tokio::select! {
+                    r = self.provider.complete(request) => r,
+                    () = token.cancelled() => return Err(CallError::Cancelled),
+                },
+                None => self.provider.complete(request).await,
+            };
+            let error = match result {
+                Ok(reply) => return Ok(reply),
+                Err(e) => e,
+            };
+            if !error.is_retryable() {
+                return Err(CallError::Provider(error));
+            }
+            let Some(backoff) = delays.next() else {
+                return Err(CallError::Provider(error));
+            };
+            let delay = error
+                .retry_after()
+                .map_or(backoff, |d| d.min(self.backoff.max_delay()));
+            warn!(attempt, %error, ?delay, "transport retry");
+            self.emit(Event::TransportRetry {
+                attempt,
+                error,
+                delay,
+            });
+            match cancel {
+                Some(token) => tokio::select! {
+                    () = tokio::time::sleep(delay) => {}
+                    () = token.cancelled() => return Err(CallError::Cancelled),
+                },
+                None => tokio::time::sleep(delay).await,
+            }
+        }
+    }
+}
+
+enum CallError {
+    Provider(ProviderError),
+    Cancelled,
+}
+
+/// Takes a reply out of the `{"value": …}` wrapper a dialect put around a non-object root.
+fn unwrap(text: &str, key: Option<&str>) -> (String, Vec<Fix>) {
+    let Some(key) = key else {
+        return (text.to_owned(), Vec::new());
+    };
+    match repair(text) {
+        Ok((Value::Object(mut map), fixes)) if map.len() == 1 && map.contains_key(key) => {
+            let inner = map.remove(key).unwrap_or(Value::Null);
+            (inner.to_string(), fixes)
+        }
+        _ => (text.to_owned(), Vec::new()),
+    }
+}
+
+/// The repaired value of a rejected reply, for the error's best partial value.
+fn closest(text: &str) -> Option<Value> {
+    crate::extract::candidates(text)
+        .into_iter()
+        .find_map(|c| repair(&c.text).ok().map(|(v, _)| v))
+}

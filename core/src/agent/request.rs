@@ -1,0 +1,199 @@
+//! The request for each mode, and the reply read back as text for the parse layer.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::dialect::{Dialect, DialectSchema, WRAPPER};
+use crate::message::{Message, ToolCall};
+use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
+use crate::render;
+use crate::schema::Schema;
+
+/// What is asked for, prepared once per ask.
+pub(crate) struct Target {
+    pub schema: Arc<Schema>,
+    pub name: String,
+    pub compact: String,
+    pub example: Value,
+    /// The tools of a union of tool calls, and whether it has an answer.
+    pub tools: Option<Vec<Tool>>,
+    pub has_answer: bool,
+}
+
+pub(crate) struct Tool {
+    pub name: String,
+    pub description: Option<String>,
+    pub arguments: Value,
+}
+
+impl Target {
+    pub fn new(schema: Arc<Schema>, name: &str) -> Self {
+        let root = schema.resolve(schema.root());
+        let mut tools = Vec::new();
+        let mut has_answer = false;
+        let mut is_union = !root.one_of.is_empty();
+        for alt in &root.one_of {
+            let prop = |key: &str| alt.properties.iter().find(|p| p.name == key);
+            match (prop("name"), prop("arguments"), prop("answer")) {
+                (Some(n), Some(args), None) => tools.push(Tool {
+                    name: n
+                        .node
+                        .constant
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    description: alt
+                        .description
+                        .clone()
+                        .or_else(|| schema.resolve(&args.node).description.clone()),
+                    arguments: schema.part_to_json(&args.node),
+                }),
+                (None, None, Some(_)) => has_answer = true,
+                _ => is_union = false,
+            }
+        }
+        Target {
+            compact: render::compact_schema(&schema),
+            example: render::example_schema(&schema),
+            name: snake(name),
+            tools: (is_union && !tools.is_empty()).then_some(tools),
+            has_answer,
+            schema,
+        }
+    }
+
+    /// The system message that states the shape.
+    pub fn instructions(&self, mode: Mode) -> String {
+        match mode {
+            Mode::Tools if self.tools.is_some() => {
+                let mut text = String::from("Call the tool that fits the request.");
+                if self.has_answer {
+                    text.push_str(
+                        " If no tool is needed, reply with the answer as {\"answer\": …}.",
+                    );
+                }
+                text
+            }
+            Mode::Tools => format!("Call the tool {} with the answer.", self.name),
+            _ => format!(
+                "Reply with one JSON value of this shape (TypeScript notation: `?` marks an optional key; \
+                 no other keys are allowed):\n{}\nFor example:\n{}\nReply with the JSON only.",
+                self.compact, self.example
+            ),
+        }
+    }
+
+    /// The request in `mode`, or why the mode cannot carry this target.
+    pub fn request(
+        &self,
+        mode: Mode,
+        messages: Vec<Message>,
+        dialect: Dialect,
+    ) -> Result<(Request, Option<DialectSchema>), String> {
+        let mut request = Request::new(messages);
+        request.mode = mode;
+        request.schema_name = self.name.clone();
+        let mut shaped = None;
+        match mode {
+            Mode::JsonSchema => {
+                let converted = dialect
+                    .apply(self.schema.to_json())
+                    .map_err(|e| e.to_string())?;
+                request.schema = Some(converted.schema.clone());
+                shaped = Some(converted);
+            }
+            Mode::Tools => match &self.tools {
+                Some(tools) => {
+                    for tool in tools {
+                        let parameters = dialect
+                            .apply(tool.arguments.clone())
+                            .map_err(|e| e.to_string())?;
+                        request.tools.push(ToolSpec {
+                            name: tool.name.clone(),
+                            description: tool.description.clone(),
+                            parameters: parameters.schema,
+                        });
+                    }
+                    request.tool_choice = Some(if self.has_answer {
+                        ToolChoice::Auto
+                    } else {
+                        ToolChoice::Required
+                    });
+                }
+                None => {
+                    let converted = dialect
+                        .apply(self.schema.to_json())
+                        .map_err(|e| e.to_string())?;
+                    request.tools.push(ToolSpec {
+                        name: self.name.clone(),
+                        description: self.schema.resolve(self.schema.root()).description.clone(),
+                        parameters: converted.schema.clone(),
+                    });
+                    request.tool_choice = Some(ToolChoice::Tool(self.name.clone()));
+                    shaped = Some(converted);
+                }
+            },
+            Mode::JsonObject | Mode::Prompt | Mode::Auto => {}
+        }
+        Ok((request, shaped))
+    }
+
+    /// The reply as the text to parse: tool calls written in the target's JSON form.
+    pub fn reply_text(&self, reply: &Reply) -> String {
+        if reply.tool_calls.is_empty() {
+            return reply.text.clone();
+        }
+        let calls: Vec<String> = reply
+            .tool_calls
+            .iter()
+            .map(|call| self.call_text(call))
+            .collect();
+        match calls.as_slice() {
+            [one] => one.clone(),
+            _ => format!("[{}]", calls.join(", ")),
+        }
+    }
+
+    /// One call as text. For a union: `{"name": …, "arguments": …}` with the arguments
+    /// as the model wrote them, so malformed ones get the same repair as any reply.
+    pub fn call_text(&self, call: &ToolCall) -> String {
+        let arguments = call.arguments.as_text();
+        let arguments = if arguments.trim().is_empty() {
+            "{}".to_owned()
+        } else {
+            arguments
+        };
+        if self.tools.is_some() {
+            format!(
+                "{{\"name\": {}, \"arguments\": {arguments}}}",
+                json!(call.name)
+            )
+        } else {
+            arguments
+        }
+    }
+}
+
+/// The key a wrapped root is unwrapped from.
+pub(crate) fn wrapper(shaped: Option<&DialectSchema>) -> Option<&'static str> {
+    shaped.filter(|s| s.wrapped).map(|_| WRAPPER)
+}
+
+/// `PersonRecord` → `person_record`, for tool and schema names.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches('_').to_owned();
+    if out.is_empty() { "answer".into() } else { out }
+}

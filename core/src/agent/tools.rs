@@ -1,0 +1,209 @@
+//! The tool loop: ask for a step of a union, run the tools it calls, feed the results
+//! back, until the model answers.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use super::{Agent, AskError};
+use crate::message::{Arguments, Message, ToolCall};
+use crate::provider::{Mode, Provider};
+use crate::schema::ToolSchema;
+
+type Handler = Box<
+    dyn Fn(Value) -> Pin<Box<dyn Future<Output = Result<String, String>> + Send>> + Send + Sync,
+>;
+
+/// Async tools registered by name for the `#[tool]` variants of a union.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use toolschema::{Agent, ToolSchema};
+/// use toolschema::agent::Toolbox;
+/// use toolschema::provider::Scripted;
+///
+/// #[derive(ToolSchema, Debug, PartialEq)]
+/// struct GetWeather { city: String }
+///
+/// #[derive(ToolSchema, Debug, PartialEq)]
+/// enum Step {
+///     #[tool] GetWeather(GetWeather),
+///     #[answer] Answer(String),
+/// }
+///
+/// let model = Scripted::new([
+///     r#"{"name": "get_weather", "arguments": {"city": "Oslo"}}"#,
+///     r#"{"answer": "It is 3°C in Oslo."}"#,
+/// ]);
+/// let tools = Toolbox::new().tool("get_weather", |args: GetWeather| async move {
+///     Ok::<_, String>(format!("3°C in {}", args.city))
+/// });
+/// let agent = Agent::new(model.clone());
+/// let answer: Step = agent.run("Weather in Oslo?", &tools).await?;
+/// assert_eq!(answer, Step::Answer("It is 3°C in Oslo.".into()));
+/// assert!(model.request_texts()[1].contains("3°C in Oslo"));
+/// # Ok::<(), toolschema::AskError>(())
+/// # }).unwrap();
+/// ```
+pub struct Toolbox {
+    handlers: HashMap<String, Handler>,
+    max_steps: usize,
+}
+
+impl Default for Toolbox {
+    fn default() -> Self {
+        Toolbox::new()
+    }
+}
+
+/// What one step of the loop did, for callers that drive it themselves.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepOutcome {
+    /// A tool ran and returned this.
+    Ran { tool: String, output: String },
+    /// A tool failed; the error was sent to the model.
+    Failed { tool: String, error: String },
+}
+
+impl Toolbox {
+    /// An empty toolbox; the loop stops after 8 steps.
+    pub fn new() -> Self {
+        Toolbox {
+            handlers: HashMap::new(),
+            max_steps: 8,
+        }
+    }
+
+    /// Registers the tool `name`, whose arguments are read as an `A`.
+    pub fn tool<A, F, Fut, E>(mut self, name: &str, handler: F) -> Self
+    where
+        A: ToolSchema,
+        F: Fn(A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<String, E>> + Send + 'static,
+        E: std::fmt::Display,
+    {
+        let handler = std::sync::Arc::new(handler);
+        self.handlers.insert(
+            name.to_owned(),
+            Box::new(move |arguments: Value| {
+                let handler = handler.clone();
+                Box::pin(async move {
+                    let arguments = crate::from_value::<A>(arguments).map_err(|e| e.to_string())?;
+                    handler(arguments).await.map_err(|e| e.to_string())
+                })
+            }),
+        );
+        self
+    }
+
+    /// The most model steps one run may take.
+    pub fn max_steps(mut self, steps: usize) -> Self {
+        self.max_steps = steps.max(1);
+        self
+    }
+
+    async fn call(&self, name: &str, arguments: Value) -> StepOutcome {
+        match self.handlers.get(name) {
+            Some(handler) => match handler(arguments).await {
+                Ok(output) => StepOutcome::Ran {
+                    tool: name.to_owned(),
+                    output,
+                },
+                Err(error) => StepOutcome::Failed {
+                    tool: name.to_owned(),
+                    error,
+                },
+            },
+            None => StepOutcome::Failed {
+                tool: name.to_owned(),
+                error: format!("no tool named {name:?} is available"),
+            },
+        }
+    }
+}
+
+impl<P: Provider> Agent<P> {
+    /// Runs the tool loop for a union `S`: each step is asked for as an `S`; tool calls
+    /// are run with `tools` and their results (or errors) fed back, several calls in one
+    /// reply included, until the model gives the `#[answer]` variant, which is returned.
+    pub async fn run<S: ToolSchema>(&self, prompt: &str, tools: &Toolbox) -> Result<S, AskError> {
+        let mut history = vec![Message::user(prompt)];
+        let mut all_attempts = Vec::new();
+        for _ in 0..tools.max_steps {
+            let (step, values, reply) = match self.ask_steps::<S>(history.clone()).await {
+                Ok(found) => found,
+                Err(mut e) => {
+                    prepend(&mut e, std::mem::take(&mut all_attempts));
+                    return Err(e);
+                }
+            };
+            if values.iter().any(|v| v.get("answer").is_some()) {
+                return Ok(step);
+            }
+            let native = !reply.tool_calls.is_empty() && self.mode_used_tools(&reply);
+            let calls: Vec<ToolCall> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| ToolCall {
+                    id: reply
+                        .tool_calls
+                        .get(i)
+                        .and_then(|c| c.id.clone())
+                        .or_else(|| Some(format!("call_{i}"))),
+                    name: v
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    arguments: Arguments::Json(v.get("arguments").cloned().unwrap_or(Value::Null)),
+                })
+                .collect();
+            if native {
+                history.push(Message::assistant_calls(reply.text.clone(), calls.clone()));
+            } else {
+                let text: Vec<String> = values.iter().map(Value::to_string).collect();
+                history.push(Message::assistant(text.join("\n")));
+            }
+            for call in &calls {
+                let arguments = match &call.arguments {
+                    Arguments::Json(v) => v.clone(),
+                    Arguments::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
+                };
+                let outcome = tools.call(&call.name, arguments).await;
+                let content = match &outcome {
+                    StepOutcome::Ran { tool, output } => format!("Result of {tool}: {output}"),
+                    StepOutcome::Failed { tool, error } => format!("Error from {tool}: {error}"),
+                };
+                history.push(if native {
+                    Message::tool_result(call.id.clone(), content)
+                } else {
+                    Message::user(content)
+                });
+            }
+        }
+        Err(AskError::StepLimit {
+            steps: tools.max_steps,
+            attempts: all_attempts,
+        })
+    }
+
+    fn mode_used_tools(&self, _reply: &crate::provider::Reply) -> bool {
+        self.mode == Mode::Tools
+            || (self.mode == Mode::Auto && self.provider.auto_modes().first() == Some(&Mode::Tools))
+    }
+}
+
+fn prepend(error: &mut AskError, earlier: Vec<crate::agent::Attempt>) {
+    let attempts = match error {
+        AskError::Exhausted { attempts, .. }
+        | AskError::Provider { attempts, .. }
+        | AskError::Budget { attempts, .. }
+        | AskError::Cancelled { attempts }
+        | AskError::StepLimit { attempts, .. } => attempts,
+    };
+    let mut all = earlier;
+    all.append(attempts);
+    *attempts = all;
+}

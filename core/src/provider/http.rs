@@ -1,0 +1,89 @@
+//! The HTTP call shared by the providers: post JSON, read JSON, map every failure.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::ProviderError;
+
+/// A secret that never shows in `Debug`, errors or logs.
+#[derive(Clone, Default)]
+pub(crate) struct Secret(String);
+
+impl Secret {
+    pub(crate) fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    pub(crate) fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_empty() { "\"\"" } else { "\"***\"" })
+    }
+}
+
+pub(crate) fn client(timeout: Duration) -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(10)))
+        .build()
+        .unwrap_or_default()
+}
+
+/// Posts `body` and returns the JSON answer, or the failure in the provider's terms.
+pub(crate) async fn post_json(
+    request: reqwest::RequestBuilder,
+    body: &Value,
+) -> Result<Value, ProviderError> {
+    let response = request.json(body).send().await.map_err(transport)?;
+    let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| Duration::from_secs_f64(s.min(3600.0)));
+    let text = response.text().await.map_err(|e| {
+        if e.is_timeout() {
+            ProviderError::Timeout
+        } else {
+            ProviderError::InvalidResponse {
+                message: format!("the body could not be read: {e}"),
+                body: String::new(),
+            }
+        }
+    })?;
+    if !status.is_success() {
+        return Err(ProviderError::Http {
+            status: status.as_u16(),
+            body: text,
+            retry_after,
+        });
+    }
+    serde_json::from_str(&text).map_err(|e| ProviderError::InvalidResponse {
+        message: format!("not JSON: {e}"),
+        body: text,
+    })
+}
+
+fn transport(e: reqwest::Error) -> ProviderError {
+    if e.is_timeout() {
+        ProviderError::Timeout
+    } else {
+        // The URL is fine to show; reqwest never includes headers in its errors.
+        ProviderError::Connection(e.to_string())
+    }
+}
+
+/// An error for a response whose shape is not what the API documents.
+pub(crate) fn unexpected(message: &str, body: &Value) -> ProviderError {
+    ProviderError::InvalidResponse {
+        message: message.to_owned(),
+        body: body.to_string(),
+    }
+}

@@ -1,0 +1,275 @@
+//! Model providers: one request in, one reply out, over HTTP or from a script.
+//!
+//! A [`Provider`] knows how to send a [`Request`] in each [`Mode`] it supports and how
+//! to read the reply. Retrying transport failures and repairing content are the
+//! agent's job, not the provider's: a provider makes exactly one call.
+
+mod anthropic;
+mod http;
+mod openai;
+mod scripted;
+
+use std::fmt;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+pub use anthropic::Anthropic;
+pub use openai::OpenAi;
+pub use scripted::{Scripted, ScriptedReply};
+
+use crate::dialect::Dialect;
+use crate::message::{Message, ToolCall};
+
+/// How the shape of the answer is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// The provider's best mode, falling back down its chain when the server rejects one.
+    Auto,
+    /// Native tool calling: each tool of a union (or the type itself) is a tool.
+    Tools,
+    /// A `json_schema` response format: decoding constrained to the schema where the
+    /// server supports it.
+    JsonSchema,
+    /// A `json_object` response format: any JSON, the shape given in the prompt.
+    JsonObject,
+    /// A plain prompt with the shape in compact form.
+    Prompt,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mode::Auto => "auto",
+            Mode::Tools => "tools",
+            Mode::JsonSchema => "json_schema",
+            Mode::JsonObject => "json_object",
+            Mode::Prompt => "prompt",
+        })
+    }
+}
+
+/// A tool offered to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: Option<String>,
+    /// The arguments' JSON Schema, in the provider's dialect.
+    pub parameters: Value,
+}
+
+/// Whether the model must call a tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolChoice {
+    /// The model chooses.
+    Auto,
+    /// The model must call one of the tools.
+    Required,
+    /// The model must call this tool.
+    Tool(String),
+}
+
+/// One call to a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub messages: Vec<Message>,
+    /// The concrete mode of this request (never [`Mode::Auto`]).
+    pub mode: Mode,
+    /// The answer's name, for a `json_schema` response format.
+    pub schema_name: String,
+    /// The answer's schema in the provider's dialect, for [`Mode::JsonSchema`].
+    pub schema: Option<Value>,
+    /// Tools, for [`Mode::Tools`].
+    pub tools: Vec<ToolSpec>,
+    pub tool_choice: Option<ToolChoice>,
+    pub temperature: Option<f32>,
+    pub max_tokens: Option<u32>,
+}
+
+impl Request {
+    /// A plain-prompt request with these messages.
+    pub fn new(messages: Vec<Message>) -> Self {
+        Request {
+            messages,
+            mode: Mode::Prompt,
+            schema_name: "answer".into(),
+            schema: None,
+            tools: Vec::new(),
+            tool_choice: None,
+            temperature: None,
+            max_tokens: None,
+        }
+    }
+
+    /// The messages as one text, each on its own lines: what a test or a log shows.
+    pub fn text(&self) -> String {
+        self.messages
+            .iter()
+            .map(|m| {
+                let mut text = m.content.clone();
+                for call in &m.tool_calls {
+                    text.push_str(&format!("\n{}({})", call.name, call.arguments.as_text()));
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FinishReason {
+    /// It finished its answer.
+    Stop,
+    /// It hit the token limit: the reply is cut off.
+    Length,
+    /// It called tools.
+    ToolCalls,
+    Other(String),
+}
+
+/// Tokens used by one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+impl Usage {
+    pub fn total(&self) -> u64 {
+        self.prompt_tokens + self.completion_tokens
+    }
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+    }
+}
+
+/// A model's reply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// The text content (empty when the model only called tools).
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub finish: FinishReason,
+    pub usage: Usage,
+}
+
+impl Reply {
+    /// A text reply that finished normally.
+    pub fn text(text: impl Into<String>) -> Self {
+        Reply {
+            text: text.into(),
+            tool_calls: Vec::new(),
+            finish: FinishReason::Stop,
+            usage: Usage::default(),
+        }
+    }
+}
+
+/// A provider call that failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProviderError {
+    /// The server answered with an error status.
+    #[error("HTTP {status}: {body}")]
+    Http {
+        status: u16,
+        body: String,
+        /// The server's `Retry-After`, if it sent one.
+        retry_after: Option<Duration>,
+    },
+    /// No answer within the timeout.
+    #[error("the request timed out")]
+    Timeout,
+    /// The connection failed or broke.
+    #[error("connection failed: {0}")]
+    Connection(String),
+    /// The answer could not be read (a truncated body, an unexpected shape).
+    #[error("unreadable response ({message}): {body}")]
+    InvalidResponse { message: String, body: String },
+    /// A scripted provider ran out of replies.
+    #[error("the script has no reply left for call {call}")]
+    ScriptExhausted { call: usize },
+    /// The provider cannot be configured (a missing environment variable).
+    #[error("{0}")]
+    Config(String),
+}
+
+impl ProviderError {
+    /// Whether trying the same request again may succeed: 429, 5xx, timeouts, broken
+    /// connections and truncated bodies.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ProviderError::Http { status, .. } => {
+                *status == 429 || *status == 408 || *status >= 500
+            }
+            ProviderError::Timeout
+            | ProviderError::Connection(_)
+            | ProviderError::InvalidResponse { .. } => true,
+            ProviderError::ScriptExhausted { .. } | ProviderError::Config(_) => false,
+        }
+    }
+
+    /// Whether the server rejected the request's mode (a schema it cannot compile, say):
+    /// a reason to try the next mode.
+    pub fn rejects_mode(&self) -> bool {
+        matches!(
+            self,
+            ProviderError::Http {
+                status: 400 | 422 | 501,
+                ..
+            }
+        )
+    }
+
+    /// How long the server asked to wait.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ProviderError::Http { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
+
+/// A model behind some API.
+#[async_trait]
+pub trait Provider: Send + Sync {
+    /// A short name for logs and events.
+    fn name(&self) -> &str;
+
+    /// The modes [`Mode::Auto`] tries, best first.
+    fn auto_modes(&self) -> &[Mode];
+
+    /// The schema dialect its tools and response formats take.
+    fn dialect(&self) -> Dialect {
+        Dialect::Strict
+    }
+
+    /// Sends one request.
+    async fn complete(&self, request: &Request) -> Result<Reply, ProviderError>;
+}
+
+#[async_trait]
+impl<P: Provider + ?Sized> Provider for std::sync::Arc<P> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn auto_modes(&self) -> &[Mode] {
+        (**self).auto_modes()
+    }
+
+    fn dialect(&self) -> Dialect {
+        (**self).dialect()
+    }
+
+    async fn complete(&self, request: &Request) -> Result<Reply, ProviderError> {
+        (**self).complete(request).await
+    }
+}

@@ -209,8 +209,9 @@ impl Field {
     }
 
     pub fn pattern(mut self, source: &str) -> Self {
-        // The derive compiled the same expression at compile time, so this succeeds.
-        if let Ok(regex) = regex::Regex::new(source) {
+        // A pattern means what JSON Schema says (ECMA-262: `\d` is ASCII digits), so it is
+        // compiled as the run-time loader compiles it. The derive checked it already.
+        if let Ok(regex) = crate::schema::compile_pattern(source) {
             let pattern = crate::schema::Pattern {
                 source: source.to_owned(),
                 regex,

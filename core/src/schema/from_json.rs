@@ -4,6 +4,11 @@
 //! Every keyword of the JSON Schema vocabulary is either supported or rejected with an
 //! error that names it; keywords outside the vocabulary (`x-…`, vendor annotations) are
 //! annotations and ignored, as the specification says.
+//!
+//! Schemas follow draft 2020-12 unless `$schema` names draft 7 or older, where `$ref`
+//! overrides its sibling keywords.
+
+mod ecma;
 
 use std::collections::HashMap;
 
@@ -45,7 +50,6 @@ const UNSUPPORTED: &[&str] = &[
     "minContains",
     "maxContains",
     "dependentSchemas",
-    "dependencies",
     "unevaluatedProperties",
     "unevaluatedItems",
     "$anchor",
@@ -59,10 +63,23 @@ impl Schema {
     /// Loads a JSON Schema known only at run time (tools listed by an MCP server, say).
     ///
     /// Supported: `type` (and OpenAPI's `nullable`), `enum`, `const`, the numeric, string,
-    /// array and object keywords, `allOf`/`anyOf`/`oneOf`/`not`, and `$ref` to `#`,
-    /// `#/$defs/…` or any other pointer inside the document. A keyword of the JSON Schema
-    /// vocabulary that is not supported (`if`, `contains`, remote `$ref`s …) is an error
-    /// that names it, never silently ignored.
+    /// array and object keywords (draft 7's `items` arrays with `additionalItems`, and
+    /// `dependencies` listing names, too), `allOf`/`anyOf`/`oneOf`/`not`, and `$ref` to
+    /// `#`, `#/$defs/…` or any other pointer inside the document. `pattern` is read as an
+    /// ECMA-262 regular expression, unanchored. `format` is an annotation.
+    ///
+    /// A keyword of the JSON Schema vocabulary that is not supported (`if`, `contains`,
+    /// `$ref`s that leave the document or name an anchor, look-around in a `pattern` …) is
+    /// an error that names it, never silently ignored:
+    ///
+    /// ```
+    /// let err = toolschema::Schema::from_json(serde_json::json!({
+    ///     "properties": { "n": { "type": "integer" } },
+    ///     "if": { "required": ["n"] }
+    /// }))
+    /// .unwrap_err();
+    /// assert_eq!(err.to_string(), r#"/if: the keyword "if" is not supported by toolschema"#);
+    /// ```
     ///
     /// ```
     /// let schema = toolschema::Schema::from_json(serde_json::json!({
@@ -85,9 +102,26 @@ impl Schema {
 /// Loads `document` into `generator` and returns its root node; its definitions join the
 /// generator's.
 pub(crate) fn load_into(generator: &mut Generator, document: &Value) -> Result<Node, Error> {
+    let ref_overrides_siblings =
+        document
+            .get("$schema")
+            .and_then(Value::as_str)
+            .is_some_and(|uri| {
+                ["draft-03", "draft-04", "draft-06", "draft-07"]
+                    .iter()
+                    .any(|draft| uri.contains(draft))
+            });
+    let base = match document.get("$ref") {
+        Some(_) if ref_overrides_siblings => None,
+        _ => document.get("$id").and_then(Value::as_str),
+    };
     let mut loader = Loader {
         generator,
         document,
+        ref_overrides_siblings,
+        base: base
+            .map(|id| id.trim_end_matches('#').to_owned())
+            .filter(|id| !id.is_empty()),
         by_pointer: HashMap::new(),
         errors: Vec::new(),
     };
@@ -108,6 +142,10 @@ pub(crate) fn load_into(generator: &mut Generator, document: &Value) -> Result<N
 struct Loader<'a> {
     generator: &'a mut Generator,
     document: &'a Value,
+    /// Draft 7 and earlier: a schema with `$ref` is that reference, its siblings ignored.
+    ref_overrides_siblings: bool,
+    /// The root's `$id`: a `$ref` that starts with it stays inside the document.
+    base: Option<String>,
     by_pointer: HashMap<String, DefId>,
     errors: Vec<Violation>,
 }
@@ -135,6 +173,20 @@ impl Loader<'_> {
 
     fn object(&mut self, map: &Map<String, Value>, at: &str) -> Node {
         let mut node = Node::default();
+        if self.ref_overrides_siblings
+            && let Some(target) = map.get("$ref")
+        {
+            self.keyword(&mut node, map, "$ref", target, &format!("{at}/$ref"));
+            return node;
+        }
+        // References below a nested `$id` resolve against it: none is loaded.
+        if !at.is_empty() && map.contains_key("$id") {
+            self.error(
+                &format!("{at}/$id"),
+                "the keyword \"$id\" is not supported by toolschema below the root".into(),
+            );
+            return node;
+        }
         for (key, value) in map {
             let here = format!("{at}/{}", escape(key));
             if ANNOTATIONS.contains(&key.as_str()) {
@@ -171,12 +223,6 @@ impl Loader<'_> {
             ("default", v) => node.default = Some(v.clone()),
             ("examples", Value::Array(v)) => node.examples = v.clone(),
             ("format", Value::String(s)) => node.format = Some(s.clone()),
-            ("$id", _) if here != "/$id" => {
-                self.error(
-                    here,
-                    "a nested \"$id\" is not supported by toolschema".into(),
-                );
-            }
             ("title" | "description" | "format", other) => {
                 self.error(here, format!("\"{key}\" must be a string, found {other}"));
             }
@@ -221,7 +267,7 @@ impl Loader<'_> {
             "maxItems" => node.max_items = self.count(value, here),
             "minProperties" => node.min_properties = self.count(value, here),
             "maxProperties" => node.max_properties = self.count(value, here),
-            "pattern" => node.pattern = self.pattern(value, here),
+            "pattern" => node.pattern = self.pattern(value, here, "pattern"),
             "uniqueItems" => match value {
                 Value::Bool(b) => node.unique_items = *b,
                 _ => self.error(here, "\"uniqueItems\" must be a boolean".into()),
@@ -259,9 +305,11 @@ impl Loader<'_> {
                     for (source, schema) in props {
                         let child_at = format!("{here}/{}", escape(source));
                         let child = self.node(schema, &child_at);
-                        if let Some(pattern) =
-                            self.pattern(&Value::String(source.clone()), &child_at)
-                        {
+                        if let Some(pattern) = self.pattern(
+                            &Value::String(source.clone()),
+                            &child_at,
+                            "patternProperties",
+                        ) {
                             node.pattern_properties.push((pattern, child));
                         }
                     }
@@ -282,6 +330,35 @@ impl Loader<'_> {
                     }
                 }
                 _ => self.error(here, "\"dependentRequired\" must be an object".into()),
+            },
+            // Draft 7's form of `dependentRequired` (and of `dependentSchemas`, which is
+            // not supported).
+            "dependencies" => match value {
+                Value::Object(deps) => {
+                    for (name, dependency) in deps {
+                        let at = format!("{here}/{}", escape(name));
+                        match dependency {
+                            Value::Array(_) => {
+                                match serde_json::from_value::<Vec<String>>(dependency.clone()) {
+                                    Ok(keys) => node.dependent_required.push((name.clone(), keys)),
+                                    Err(_) => self.error(
+                                        &at,
+                                        "\"dependencies\" takes arrays of strings or schemas"
+                                            .into(),
+                                    ),
+                                }
+                            }
+                            Value::Bool(true) => {}
+                            _ => self.error(
+                                &at,
+                                "the keyword \"dependencies\" is not supported by toolschema \
+                                 with a schema, only with an array of names"
+                                    .into(),
+                            ),
+                        }
+                    }
+                }
+                _ => self.error(here, "\"dependencies\" must be an object".into()),
             },
             "allOf" => node.all_of = self.list(value, here),
             "anyOf" => node.any_of = self.list(value, here),
@@ -340,21 +417,40 @@ impl Loader<'_> {
         }
     }
 
-    fn pattern(&mut self, value: &Value, here: &str) -> Option<Pattern> {
+    /// Compiles an ECMA-262 pattern. What the `regex` crate cannot do (look-around,
+    /// backreferences, very large automata) is unsupported; anything else it rejects is
+    /// invalid.
+    fn pattern(&mut self, value: &Value, here: &str, keyword: &str) -> Option<Pattern> {
         let Value::String(source) = value else {
             self.error(here, "a pattern must be a string".into());
             return None;
         };
-        match regex::Regex::new(source) {
-            Ok(regex) => Some(Pattern {
-                source: source.clone(),
-                regex,
-            }),
-            Err(e) => {
-                self.error(here, format!("invalid regular expression {source:?}: {e}"));
-                None
+        let message = match compile_pattern(source) {
+            Ok(regex) => {
+                return Some(Pattern {
+                    source: source.clone(),
+                    regex,
+                });
             }
-        }
+            Err(regex::Error::Syntax(text)) => {
+                // The crate's last line is the reason; the lines before draw the pattern.
+                let reason = text.lines().last().unwrap_or_default();
+                let reason = reason.strip_prefix("error: ").unwrap_or(reason);
+                if reason.contains("not supported") {
+                    format!(
+                        "the keyword \"{keyword}\" is not supported by toolschema for {source:?}: \
+                         {reason}"
+                    )
+                } else {
+                    format!("invalid regular expression {source:?}: {reason}")
+                }
+            }
+            Err(e) => format!(
+                "the keyword \"{keyword}\" is not supported by toolschema for {source:?}: {e}"
+            ),
+        };
+        self.error(here, message);
+        None
     }
 
     fn list(&mut self, value: &Value, here: &str) -> Vec<Node> {
@@ -393,8 +489,21 @@ impl Loader<'_> {
 
     /// Resolves a `$ref` inside the document, loading its target as a definition once.
     fn reference(&mut self, target: &str, here: &str) -> Option<DefId> {
-        let Some(fragment) = target.strip_prefix('#') else {
-            self.error(here, format!("the reference {target:?} leaves the document; only \"#…\" references are supported"));
+        // The root's own `$id` followed by a fragment names a place in this document too.
+        let local = self
+            .base
+            .as_deref()
+            .and_then(|base| target.strip_prefix(base))
+            .filter(|rest| rest.is_empty() || rest.starts_with('#'))
+            .unwrap_or(target);
+        let Some(fragment) = local.strip_prefix('#').or(local.is_empty().then_some("")) else {
+            self.error(
+                here,
+                format!(
+                    "the keyword \"$ref\" is not supported by toolschema for {target:?}, which \
+                     leaves the document; use \"#\" or a pointer such as \"#/$defs/…\""
+                ),
+            );
             return None;
         };
         let pointer = percent_decode(fragment);
@@ -404,7 +513,10 @@ impl Loader<'_> {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             self.error(
                 here,
-                format!("the reference {target:?} names an anchor; anchors are not supported"),
+                format!(
+                    "the keyword \"$ref\" is not supported by toolschema for {target:?}, which \
+                     names an anchor; use a pointer such as \"#/$defs/…\""
+                ),
             );
             return None;
         }
@@ -424,6 +536,11 @@ impl Loader<'_> {
         }
         Some(id)
     }
+}
+
+/// Compiles a JSON Schema `pattern`, an ECMA-262 regular expression, unanchored.
+pub(crate) fn compile_pattern(source: &str) -> Result<regex::Regex, regex::Error> {
+    regex::Regex::new(&ecma::translate(source))
 }
 
 fn escape(key: &str) -> String {

@@ -1,7 +1,7 @@
 //! The [`ToolSchema`] trait and the compiled [`Schema`] it produces.
 
 mod from_json;
-pub(crate) use from_json::load_into;
+pub(crate) use from_json::{compile_pattern, load_into};
 mod impls;
 pub(crate) mod node;
 mod to_json;

@@ -52,21 +52,76 @@ pub(crate) fn cmp_number(a: &Number, b: &Number) -> Ordering {
     }
 }
 
-/// Whether `n` is a whole multiple of `step`.
+/// Whether `n` is a whole multiple of `step`, exactly, taking both as the decimals they
+/// were written as: `0.0075` is a multiple of `0.0001` and `1e308` of `0.5`, though
+/// neither division is exact in binary floating point.
 pub(crate) fn is_multiple_of(n: &Number, step: &Number) -> bool {
-    match (exact(n), exact(step)) {
-        (Exact::Int(x), Exact::Int(y)) if y != 0 => x % y == 0,
-        _ => {
-            let (x, y) = (n.as_f64().unwrap_or(0.0), step.as_f64().unwrap_or(1.0));
-            let quotient = x / y;
-            if !quotient.is_finite() {
-                return false;
-            }
-            // Decimal steps such as 0.01 are not exact in binary; accept a quotient within
-            // rounding error of a whole number.
-            (quotient - quotient.round()).abs() <= quotient.abs().max(1.0) * f64::EPSILON * 4.0
-        }
+    let (Some(x), Some(y)) = (Decimal::of(n), Decimal::of(step)) else {
+        return false;
+    };
+    if y.digits == 0 {
+        return false;
     }
+    if x.digits == 0 {
+        return true;
+    }
+    // x / y = (x.digits / y.digits) × 10^(x.exponent - y.exponent)
+    if x.exponent >= y.exponent {
+        let shift = (x.exponent - y.exponent).unsigned_abs();
+        (x.digits % y.digits * pow10_mod(shift, y.digits)).is_multiple_of(y.digits)
+    } else {
+        let shift = (y.exponent - x.exponent).unsigned_abs();
+        10u128
+            .checked_pow(shift)
+            .and_then(|scale| scale.checked_mul(y.digits))
+            .is_some_and(|divisor| x.digits.is_multiple_of(divisor))
+    }
+}
+
+/// The magnitude of a JSON number as `digits × 10^exponent`, `digits` below 2^64.
+#[derive(Debug, PartialEq)]
+struct Decimal {
+    digits: u128,
+    exponent: i32,
+}
+
+impl Decimal {
+    fn of(n: &Number) -> Option<Decimal> {
+        let (mut digits, mut exponent) = if let Some(u) = n.as_u64() {
+            (u128::from(u), 0)
+        } else if let Some(i) = n.as_i64() {
+            (u128::from(i.unsigned_abs()), 0)
+        } else {
+            let f = n.as_f64().filter(|f| f.is_finite())?;
+            // `{:e}` writes the fewest digits that read back as the same float: the
+            // number as the JSON text wrote it, up to 17 significant digits.
+            let text = format!("{:e}", f.abs());
+            let (mantissa, exponent) = text.split_once('e')?;
+            let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+            let digits: u128 = format!("{whole}{fraction}").parse().ok()?;
+            let exponent = exponent.parse::<i32>().ok()? - i32::try_from(fraction.len()).ok()?;
+            (digits, exponent)
+        };
+        while digits != 0 && digits.is_multiple_of(10) {
+            digits /= 10;
+            exponent += 1;
+        }
+        Some(Decimal { digits, exponent })
+    }
+}
+
+/// 10^exponent mod modulus, for a modulus below 2^64 (so products fit in a u128).
+fn pow10_mod(mut exponent: u32, modulus: u128) -> u128 {
+    let mut result = 1 % modulus;
+    let mut base = 10 % modulus;
+    while exponent > 0 {
+        if exponent & 1 == 1 {
+            result = result * base % modulus;
+        }
+        base = base * base % modulus;
+        exponent >>= 1;
+    }
+    result
 }
 
 /// The indices of the first two equal items, if any.
@@ -109,5 +164,50 @@ fn canonical(value: &Value) -> String {
             format!("{{{}}}", parts.join(","))
         }
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(text: &str) -> Number {
+        serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn multiple(n: &str, step: &str) -> bool {
+        is_multiple_of(&number(n), &number(step))
+    }
+
+    #[test]
+    fn multiples_are_exact_in_decimal() {
+        assert!(multiple("0.0075", "0.0001"));
+        assert!(!multiple("0.00751", "0.0001"));
+        assert!(multiple("4.5", "1.5"));
+        assert!(!multiple("35", "1.5"));
+        assert!(multiple("0.3", "0.1"));
+        assert!(multiple("19.99", "0.01"));
+        assert!(multiple("1e308", "0.5"));
+        assert!(!multiple("1e308", "0.123456789"));
+        assert!(multiple("12391239123", "1e-8"));
+        assert!(multiple("-12", "4"));
+        assert!(multiple("0", "0.7"));
+        assert!(multiple("18446744073709551615", "5"));
+        assert!(!multiple("0.5", "1e30"));
+        assert!(multiple("1e30", "1e29"));
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(json_eq(&number("1").into(), &number("1.0").into()));
+        assert_eq!(cmp_number(&number("-0.5"), &number("0")), Ordering::Less);
+        assert_eq!(
+            first_duplicate(&[1.into(), number("1.0").into()]),
+            Some((0, 1))
+        );
+        // Long arrays compare canonical forms.
+        let mut long: Vec<Value> = (0..100).map(Value::from).collect();
+        long.push(number("42.0").into());
+        assert_eq!(first_duplicate(&long), Some((42, 100)));
     }
 }

@@ -1,6 +1,7 @@
 //! The validator: checks a JSON value against a compiled [`Schema`] and collects every
 //! violation in one pass, each at its RFC 6901 pointer.
 
+mod alternatives;
 mod compare;
 pub(crate) use describe::describe_value as describe_value_pub;
 mod describe;
@@ -10,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
-use crate::schema::{Discriminator, Node, Schema, Types};
+use crate::schema::{Node, Schema};
 
 pub(crate) use compare::json_eq;
 use compare::{cmp_number, is_multiple_of};
@@ -384,7 +385,10 @@ impl<'a> Validator<'a> {
     fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {
         let mut seen: Vec<Option<&'a str>> = vec![None; node.properties.len()];
         for (key, value) in map {
+            // A key may match a property and patterns both: each schema applies.
+            let mut matched = false;
             if let Some(i) = node.property(key) {
+                matched = true;
                 let property = &node.properties[i];
                 if let Some(other) = seen[i] {
                     self.at(Segment::Key(key), |v| {
@@ -398,9 +402,7 @@ impl<'a> Validator<'a> {
                 }
                 seen[i] = Some(key);
                 self.at(Segment::Key(key), |v| v.check(&property.node, value));
-                continue;
             }
-            let mut matched = false;
             for (pattern, schema) in &node.pattern_properties {
                 if pattern.regex.is_match(key) {
                     matched = true;
@@ -411,6 +413,7 @@ impl<'a> Validator<'a> {
                 let name = Value::String(key.clone());
                 let mut inner = Validator::new(self.schema);
                 inner.quick = true;
+                inner.depth = self.depth;
                 inner.check(names, &name);
                 if inner.failed {
                     self.at(Segment::Key(key), |v| {
@@ -484,153 +487,5 @@ impl<'a> Validator<'a> {
             node.max_properties,
             Unit::Members,
         );
-    }
-
-    /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, checked cheaply
-    /// first; when the value fails, reports the alternative it was most likely meant to be.
-    fn alternatives(
-        &mut self,
-        node: &'a Node,
-        alternatives: &'a [Node],
-        value: &'a Value,
-        exclusive: bool,
-    ) {
-        let chosen = node
-            .discriminator
-            .as_ref()
-            .and_then(|d| select(d, value).map(|c| (d, c)));
-        // A discriminator that names one alternative rules out every other one.
-        if let Some((d, Ok(i))) = chosen
-            && d.is_exhaustive()
-        {
-            self.check(&alternatives[i], value);
-            return;
-        }
-        let limit = if exclusive { 2 } else { 1 };
-        let matched: Vec<usize> = (0..alternatives.len())
-            .filter(|&i| self.passes(&alternatives[i], value))
-            .take(limit)
-            .collect();
-        match (matched.len(), exclusive) {
-            (1, _) | (_, false) if !matched.is_empty() => return,
-            (2.., true) => {
-                let all: Vec<usize> = (0..alternatives.len())
-                    .filter(|&i| self.passes(&alternatives[i], value))
-                    .collect();
-                self.report(ViolationKind::Ambiguous { matched: all }, None);
-                return;
-            }
-            _ => {}
-        }
-        if self.quick {
-            self.failed = true;
-            return;
-        }
-        match chosen {
-            Some((_, Ok(i))) => self.check(&alternatives[i], value),
-            Some((d, Err(()))) => self.discriminator_violation(d, value),
-            None => self.closest_alternative(alternatives, value),
-        }
-    }
-
-    /// Reports the alternative of the right type with the fewest violations.
-    fn closest_alternative(&mut self, alternatives: &'a [Node], value: &'a Value) {
-        let trials: Vec<Vec<Violation>> =
-            alternatives.iter().map(|a| self.trial(a, value)).collect();
-        let admits = |alt: &Node| {
-            let alt = self.schema.resolve(alt);
-            alt.types.is_none_or(|t| t.admits(value))
-        };
-        let best = (0..trials.len())
-            .filter(|&i| admits(&alternatives[i]))
-            .min_by_key(|&i| trials[i].len());
-        match best {
-            Some(i) => self
-                .out
-                .extend(trials.into_iter().nth(i).unwrap_or_default()),
-            None => {
-                let types = alternatives.iter().fold(Types::default(), |acc, alt| {
-                    acc.union(self.schema.resolve(alt).types.unwrap_or_default())
-                });
-                self.report(
-                    ViolationKind::WrongType {
-                        expected: describe_types(types),
-                        found: describe_value(value),
-                    },
-                    None,
-                );
-            }
-        }
-    }
-
-    /// The value names an alternative that does not exist: say which ones do.
-    fn discriminator_violation(&mut self, discriminator: &'a Discriminator, value: &'a Value) {
-        match (discriminator, value) {
-            (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
-                let Some(tag) = map.get(name) else { return };
-                let allowed: Vec<Value> = values.iter().map(|(v, _)| v.clone()).collect();
-                self.at(Segment::Key(name), |v| v.not_allowed(tag, &allowed));
-            }
-            (Discriminator::Key { keys, .. }, Value::Object(map)) => {
-                let Some((key, _)) = map.iter().next() else {
-                    return;
-                };
-                let allowed: Vec<Value> =
-                    keys.iter().map(|(k, _)| Value::from(k.as_str())).collect();
-                let suggestion =
-                    suggest::closest(key, keys.iter().map(|(k, _)| k.as_str())).map(str::to_owned);
-                self.at(Segment::Key(key), |v| {
-                    v.report(
-                        ViolationKind::NotAllowed {
-                            found: describe::short_json(&Value::String(key.clone())),
-                            allowed: list_values(&allowed),
-                        },
-                        suggestion,
-                    )
-                });
-            }
-            (Discriminator::Key { strings, .. }, Value::String(_)) => {
-                let allowed: Vec<Value> = strings
-                    .iter()
-                    .map(|(k, _)| Value::from(k.as_str()))
-                    .collect();
-                self.not_allowed(value, &allowed);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The alternative a discriminator names: `Some(Ok(i))`, `Some(Err(()))` when the value
-/// names none, `None` when the value carries no discriminator.
-fn select(discriminator: &Discriminator, value: &Value) -> Option<Result<usize, ()>> {
-    match (discriminator, value) {
-        (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
-            let tag = map.get(name)?;
-            Some(
-                values
-                    .iter()
-                    .find(|(v, _)| json_eq(v, tag))
-                    .map(|(_, i)| *i)
-                    .ok_or(()),
-            )
-        }
-        (Discriminator::Key { keys, .. }, Value::Object(map)) if map.len() == 1 => {
-            let (key, _) = map.iter().next()?;
-            Some(
-                keys.iter()
-                    .find(|(k, _)| k == key)
-                    .map(|(_, i)| *i)
-                    .ok_or(()),
-            )
-        }
-        (Discriminator::Key { strings, .. }, Value::String(s)) if !strings.is_empty() => Some(
-            strings
-                .iter()
-                .find(|(k, _)| k == s)
-                .map(|(_, i)| *i)
-                .ok_or(()),
-        ),
-        _ => None,
     }
 }

@@ -665,3 +665,38 @@ fn pointers_escape_and_paths_read_naturally() {
     assert_eq!(err.violations()[1].pointer(), "/items/1");
     assert_eq!(err.violations()[1].path(), "items[1]");
 }
+
+#[test]
+fn a_flattened_json_map_takes_the_other_keys() {
+    #[derive(ToolSchema, Debug, PartialEq)]
+    struct Extra {
+        id: u32,
+        #[serde(flatten)]
+        rest: serde_json::Map<String, serde_json::Value>,
+    }
+    let v: Extra = accepted(json!({"id": 1, "x": [2], "y": null}));
+    assert_eq!(v.rest.len(), 2);
+    assert_eq!(v.rest["x"], json!([2]));
+}
+
+#[test]
+fn values_nest_up_to_max_depth() {
+    #[derive(ToolSchema, Debug)]
+    struct Tree {
+        children: Vec<Tree>,
+    }
+    fn nested(levels: usize) -> serde_json::Value {
+        let mut v = json!({"children": []});
+        for _ in 1..levels {
+            v = json!({ "children": [v] });
+        }
+        v
+    }
+    // 64 trees are 127 levels of JSON (object, array, object …).
+    assert!(toolschema::from_value::<Tree>(nested(64)).is_ok());
+    let err = toolschema::from_value::<Tree>(nested(70)).unwrap_err();
+    assert!(
+        matches!(err.violations()[0].kind(), ViolationKind::TooDeep { limit: 128 }),
+        "{err}"
+    );
+}

@@ -80,7 +80,9 @@ impl Object {
             Some(values) if !values.never => {
                 self.node.additional_properties = Some(Box::new(values.clone()));
             }
-            _ => {}
+            Some(_) => {}
+            // An open object (`serde_json::Map`) takes any other key.
+            None => self.node.additional_properties = Some(Box::new(Node::default())),
         }
         self
     }
@@ -460,7 +462,7 @@ impl Fields {
         let open = root
             .additional_properties
             .as_deref()
-            .is_some_and(|n| !n.never);
+            .is_none_or(|n| !n.never);
         let taken: Map<String, Value> = self
             .entries
             .iter_mut()

@@ -18,7 +18,11 @@ use compare::{cmp_number, is_multiple_of};
 use describe::{describe_types, describe_value, list_values};
 
 /// How deep schemas and values may nest before validation gives up with an error.
-pub const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = 128;
+
+/// How deep the validator's own recursion may go: schemas that refer to themselves
+/// without consuming the value (`{"$ref": "#"}`) end here instead of in a stack overflow.
+const MAX_FRAMES: usize = 640;
 
 impl Schema {
     /// Checks a value, reporting every violation.
@@ -87,6 +91,8 @@ struct Validator<'a> {
     path: Vec<Segment<'a>>,
     hint: Option<&'a str>,
     depth: usize,
+    /// Value nesting above this validator's root (for checks of one alternative).
+    outer: usize,
     out: Vec<Violation>,
     /// Only the verdict is wanted: stop at the first violation and build no message.
     quick: bool,
@@ -100,6 +106,7 @@ impl<'a> Validator<'a> {
             path: Vec::new(),
             hint: None,
             depth: 0,
+            outer: 0,
             out: Vec::new(),
             quick: false,
             failed: false,
@@ -111,6 +118,7 @@ impl<'a> Validator<'a> {
         let mut quick = Validator::new(self.schema);
         quick.quick = true;
         quick.depth = self.depth;
+        quick.outer = self.outer + self.path.len();
         quick.check(node, value);
         !quick.failed
     }
@@ -153,7 +161,11 @@ impl<'a> Validator<'a> {
     /// Runs `f` one path segment deeper.
     fn at(&mut self, segment: Segment<'a>, f: impl FnOnce(&mut Self)) {
         self.path.push(segment);
-        f(self);
+        if self.outer + self.path.len() > MAX_DEPTH {
+            self.report(ViolationKind::TooDeep { limit: MAX_DEPTH }, None);
+        } else {
+            f(self);
+        }
         self.path.pop();
     }
 
@@ -168,8 +180,9 @@ impl<'a> Validator<'a> {
         if self.failed {
             return;
         }
-        if self.depth >= MAX_DEPTH {
-            self.report(ViolationKind::TooDeep { limit: MAX_DEPTH }, None);
+        if self.depth >= MAX_FRAMES {
+            let message = "the schema refers to itself here without end".to_owned();
+            self.report(ViolationKind::Invalid { message }, None);
             return;
         }
         self.depth += 1;

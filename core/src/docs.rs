@@ -155,7 +155,9 @@ fn single(schema: &Schema, root: &Node, title: &str) -> String {
     if let Some(d) = &root.description {
         let _ = writeln!(out, "{d}\n");
     }
-    section(&mut out, "Shape", "ts", &render::compact_schema(schema));
+    // The description is the paragraph above; the shape need not repeat it.
+    let shape = render::compact_with(schema, root.description.is_none());
+    section(&mut out, "Shape", "ts", &shape);
     section(
         &mut out,
         "Example",

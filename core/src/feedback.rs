@@ -124,11 +124,14 @@ impl Template {
     /// The default message appended to the conversation after a failed reply.
     pub fn conversation() -> Template {
         Template::new(
-            "Your reply could not be used (attempt {attempt} of {max_attempts}). Fix these problems:\n\
+            "Your reply could not be used (attempt {attempt} of {max_attempts}). Problems:\n\
              {violations}\n\
+             \n\
              {hints}\n\
+             \n\
              Reply with only the corrected JSON value, in this shape:\n\
              {shape}\n\
+             \n\
              For example:\n\
              {example}",
         )
@@ -138,39 +141,75 @@ impl Template {
     /// The default standalone repair request.
     pub fn minimal() -> Template {
         Template::new(
-            "Fix this JSON reply so that it has the required shape. Reply with only the corrected JSON.\n\
+            "Your reply to the request below does not have the required JSON shape. \
+             Fix it, and reply with only the corrected JSON.\n\
+             \n\
              Request: {request}\n\
+             \n\
              Reply:\n\
              {reply}\n\
+             \n\
              Problems:\n\
              {violations}\n\
+             \n\
              {hints}\n\
+             \n\
              Required shape:\n\
              {shape}",
         )
         .expect("the default template parses")
     }
 
-    /// Fills the placeholders. A line left empty by an empty placeholder is dropped.
+    /// Fills the placeholders. A line whose placeholders are all empty is dropped (so
+    /// `Request: {request}` disappears when there is no request), and so are runs of
+    /// blank lines.
     pub fn render(&self, prompt: &RepairPrompt) -> String {
-        let mut out = String::new();
+        let mut lines: Vec<String> = Vec::new();
+        let mut line = Line::default();
         for part in &self.parts {
-            match part {
-                Part::Text(t) => out.push_str(t),
-                Part::Slot(name) => out.push_str(&prompt.slot(name)),
+            let (text, slot) = match part {
+                Part::Text(t) => (t.clone(), false),
+                Part::Slot(name) => (prompt.slot(name), true),
+            };
+            if slot && text.is_empty() {
+                line.empty_slot = true;
+            }
+            for (i, piece) in text.split('\n').enumerate() {
+                if i > 0 {
+                    lines.extend(std::mem::take(&mut line).finish());
+                    line.filled_slot = slot;
+                }
+                line.text.push_str(piece);
+                line.filled_slot |= slot && !piece.is_empty();
             }
         }
-        let mut lines: Vec<&str> = Vec::new();
-        for line in out.split('\n') {
-            if line.trim().is_empty() && lines.last().is_none_or(|l| l.trim().is_empty()) {
+        lines.extend(line.finish());
+        let mut out: Vec<String> = Vec::new();
+        for line in lines {
+            let blank = line.trim().is_empty();
+            if blank && out.last().is_none_or(|l| l.trim().is_empty()) {
                 continue;
             }
-            lines.push(line);
+            out.push(line);
         }
-        while lines.last().is_some_and(|l| l.trim().is_empty()) {
-            lines.pop();
+        while out.last().is_some_and(|l| l.trim().is_empty()) {
+            out.pop();
         }
-        lines.join("\n")
+        out.join("\n")
+    }
+}
+
+/// A line of a rendered template, and whether its placeholders gave it anything.
+#[derive(Default)]
+struct Line {
+    text: String,
+    empty_slot: bool,
+    filled_slot: bool,
+}
+
+impl Line {
+    fn finish(self) -> Option<String> {
+        (!self.empty_slot || self.filled_slot).then_some(self.text)
     }
 }
 
@@ -270,13 +309,15 @@ impl RepairPrompt {
         if cut_off {
             add("Your reply was cut off; answer more briefly.".into());
         }
-        if self
-            .error
-            .violations()
-            .iter()
-            .any(|v| *v.kind() == ViolationKind::SchemaEchoed)
-        {
-            add("You sent the schema back; send data that matches it instead.".into());
+        // A schema sent back is a violation of its own, which says so.
+        let no_json = !self.reply.contains(['{', '['])
+            && self
+                .error
+                .violations()
+                .iter()
+                .any(|v| matches!(v.kind(), ViolationKind::Syntax { .. }));
+        if no_json {
+            add("Your reply had no JSON in it: reply with the JSON value alone.".into());
         }
         for fix in self.error.fixes() {
             let hint = match fix.kind() {

@@ -8,6 +8,7 @@ use syn::{Attribute, Expr, Lit, LitStr, Token};
 
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::ctxt::Ctxt;
+use crate::dialect::{DIALECT_NAMES, Dialect};
 
 // #[schema(...)] keys.
 const RANGE: &str = "range";
@@ -21,6 +22,7 @@ const BRIDGE: &str = "bridge";
 const MIN: &str = "min";
 const MAX: &str = "max";
 const NAME: &str = "name";
+const DIALECT: &str = "dialect";
 
 pub const FORMATS: &[&str] = &["date", "date-time", "email", "uri", "uuid"];
 
@@ -224,6 +226,8 @@ pub struct Container {
     pub transparent: bool,
     pub default: DefaultValue,
     pub description: Option<String>,
+    /// `#[schema(dialect = "openai_strict")]`: a provider whose limits are checked.
+    pub dialect: Attr<Dialect>,
     /// The `tag`, `content`, `untagged` and `transparent` keys as written, for spans.
     pub shape_tokens: ShapeTokens,
     /// `#[tool]` or `#[answer]` written on the container, which is an error.
@@ -242,6 +246,7 @@ impl Container {
             transparent: false,
             default: DefaultValue::None,
             description: doc(&input.attrs),
+            dialect: Attr::none("schema(dialect)"),
             shape_tokens: ShapeTokens::default(),
             misplaced: Vec::new(),
         };
@@ -300,6 +305,28 @@ impl Container {
                     // #[schema(description = "...")]
                     if let Some(s) = get_lit_str(cx, "schema(description)", meta)? {
                         this.description = Some(s.value());
+                    }
+                }
+                DIALECT => {
+                    // #[schema(dialect = "openai_strict")]
+                    if let Some(s) = get_lit_str(cx, "schema(dialect)", meta)? {
+                        match Dialect::from_name(&s.value()) {
+                            Some(dialect) => this.dialect.set(cx, &meta.path, dialect),
+                            None => {
+                                let names: Vec<String> = DIALECT_NAMES
+                                    .iter()
+                                    .map(|(n, _)| format!("`{n}`"))
+                                    .collect();
+                                cx.error_spanned_by(
+                                    &s,
+                                    format!(
+                                        "unknown dialect `{}`; expected one of {}",
+                                        s.value(),
+                                        names.join(", ")
+                                    ),
+                                );
+                            }
+                        }
                     }
                 }
                 _ => return Ok(false),
@@ -392,6 +419,7 @@ impl Variant {
                         description.set(cx, &meta.path, s.value());
                     }
                 }
+                DIALECT => misplaced_dialect(cx, meta, "variant")?,
                 _ => return Ok(false),
             }
             Ok(true)
@@ -618,6 +646,7 @@ impl Field {
                     // #[schema(bridge)]: schemars::JsonSchema + serde::Deserialize
                     this.bridge.set(cx, &meta.path, ());
                 }
+                DIALECT => misplaced_dialect(cx, meta, "field")?,
                 _ => return Ok(false),
             }
             Ok(true)
@@ -639,6 +668,15 @@ impl Field {
         }
         this
     }
+}
+
+/// `#[schema(dialect)]` on a field or variant: the check covers the whole type.
+fn misplaced_dialect(cx: &Ctxt, meta: &ParseNestedMeta, on: &str) -> syn::Result<()> {
+    cx.error_spanned_by(
+        &meta.path,
+        format!("#[schema(dialect)] goes on the struct or enum, not on a {on}"),
+    );
+    skip(meta)
 }
 
 fn is_literal(expr: &Expr) -> bool {

@@ -7,6 +7,7 @@ use quote::ToTokens;
 
 use crate::ast::{Container, Data, Field, Style, Variant};
 use crate::ctxt::Ctxt;
+use crate::dialect::{self, Dialect, Limit};
 use crate::ty::{self, Kind};
 
 pub fn check(cx: &Ctxt, cont: &Container) {
@@ -46,6 +47,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 check_tagging(cx, cont, variants);
             }
         }
+    }
+    if let Some(dialect) = cont.attrs.dialect.get() {
+        check_dialect(cx, cont, *dialect);
     }
 }
 
@@ -263,4 +267,76 @@ fn check_union(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
             );
         }
     }
+}
+
+/// `#[schema(dialect = "...")]`: every field the dialect cannot express is an error at
+/// its type. Types the derive cannot see into are checked by their own attribute, or at
+/// run time by `toolschema::schema_for`.
+fn check_dialect(cx: &Ctxt, cont: &Container, dialect: Dialect) {
+    let limits = dialect.limits();
+    let shapes = dialect.forbidden_shapes();
+    let no_tuples = limits.contains(&Limit::NoTupleStructs);
+    let check_fields = |owner: &str, style: Style, fields: &[Field]| {
+        for field in fields.iter().filter(|f| !f.attrs.skip) {
+            let label = |path: &str| match style {
+                Style::Struct if owner.is_empty() => format!("`{}{path}`", field.name),
+                Style::Struct | Style::Tuple => format!("`{owner}.{}{path}`", field.name),
+                Style::Newtype | Style::Unit => format!("`{owner}{path}`"),
+            };
+            if let Some((shape, found)) = ty::find_shape(field.ty, &shapes) {
+                let message = dialect::shape_message(&label(&found.path), shape, dialect);
+                cx.error_spanned_by(found.ty, message);
+            }
+            if limits.contains(&Limit::NoRecursion)
+                && let Some(found) = ty::find_recursion(field.ty, &cont.ident)
+            {
+                cx.error_spanned_by(
+                    found.ty,
+                    format!(
+                        "{} refers back to `{}`: recursive types cannot be expressed in {}",
+                        label(&found.path),
+                        cont.ident,
+                        dialect.title()
+                    ),
+                );
+            }
+        }
+    };
+    match &cont.data {
+        Data::Struct(style, fields) => {
+            let name = cont.ident.to_string();
+            check_fields(
+                if *style == Style::Struct { "" } else { &name },
+                *style,
+                fields,
+            );
+            if no_tuples && *style == Style::Tuple {
+                cx.error_spanned_by(&cont.ident, tuple_message(&format!("`{name}`"), dialect));
+            }
+        }
+        Data::Enum(variants) => {
+            for variant in variants.iter().filter(|v| !v.attrs.skip) {
+                // The answer's JSON is `{"answer": …}`, whatever the variant's name.
+                let owner = match variant.attrs.answer {
+                    Some(_) => "answer",
+                    None => &variant.name,
+                };
+                check_fields(owner, variant.style, &variant.fields);
+                // A tuple in a union of tools is an error of its own.
+                if no_tuples && variant.style == Style::Tuple && !cont.is_tool_union() {
+                    cx.error_spanned_by(
+                        &variant.ident,
+                        tuple_message(&format!("variant `{}`", variant.name), dialect),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn tuple_message(what: &str, dialect: Dialect) -> String {
+    format!(
+        "{what} is a tuple, which {} cannot express; name its fields",
+        dialect.title()
+    )
 }

@@ -36,7 +36,8 @@ pub enum Event {
         error: ProviderError,
         delay: Duration,
     },
-    /// The server rejected a mode; the next one is tried.
+    /// The server rejected a mode, or wrote a native tool call as text; the next mode
+    /// is tried.
     ModeFallback {
         from: Mode,
         to: Mode,

@@ -7,6 +7,7 @@
 
 mod error;
 mod events;
+mod read;
 mod request;
 mod retry;
 mod tools;
@@ -28,12 +29,14 @@ use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
 use crate::parse::Parser;
 use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Request, Usage};
-use crate::repair::{Fix, repair};
 use crate::schema::{Schema, ToolSchema};
 use events::Counters;
-use request::{Target, wrapper};
+use request::Target;
 
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// The reason of a fallback from native tools to text.
+const TEXT_CALL: &str = "the reply wrote the tool call as text, not as a native tool call";
 
 /// Asks a model for typed values.
 ///
@@ -327,14 +330,23 @@ impl<P: Provider> Agent<P> {
                 }
             };
             usage += reply.usage;
+            let raw = target.reply_text(&reply);
             self.emit(Event::ReplyReceived {
                 attempt,
                 usage: reply.usage,
                 finish: reply.finish.clone(),
-                chars: reply.text.len(),
+                chars: raw.chars().count(),
             });
-            let raw = target.reply_text(&reply);
-            let parsed = self.read(&parser, target, &reply, &raw, shaped.as_ref(), mode);
+            let parsed = read::read(&parser, target, &reply, &raw, &shaped, mode);
+            // A server that ignores `tools` writes the call as text: the rest of the ask
+            // goes on in the next mode.
+            if self.mode == Mode::Auto
+                && mode == Mode::Tools
+                && modes.len() > 1
+                && read::call_as_text(&reply, &raw)
+            {
+                self.fall_back(&mut modes, TEXT_CALL.into());
+            }
             let record = |error: Option<Error>| Attempt {
                 number: attempt,
                 mode,
@@ -364,10 +376,11 @@ impl<P: Provider> Agent<P> {
                         attempt,
                         error: error.clone(),
                     });
-                    if let Some(value) = closest(&raw)
+                    // On a tie the later reply wins: it was written knowing what was wrong.
+                    if let Some(value) = read::closest(&raw)
                         && best
                             .as_ref()
-                            .is_none_or(|(n, _)| error.violations().len() < *n)
+                            .is_none_or(|(n, _)| error.violations().len() <= *n)
                     {
                         best = Some((error.violations().len(), value));
                     }
@@ -387,6 +400,13 @@ impl<P: Provider> Agent<P> {
                         });
                     }
                     if attempt < self.max_attempts {
+                        // The conversation of the mode the next attempt is in.
+                        let next = modes.first().copied().unwrap_or(mode);
+                        let base = if next == mode {
+                            base
+                        } else {
+                            self.base_messages(target, next, &history, prompt)
+                        };
                         repair_messages = Some(repair.messages(self.strategy, &base));
                         self.emit(Event::RepairSent {
                             attempt,
@@ -400,61 +420,6 @@ impl<P: Provider> Agent<P> {
             attempts,
             best: best.map(|(_, v)| v),
         })
-    }
-
-    /// Reads a reply: one value, or one per tool call when the model made several.
-    fn read(
-        &self,
-        parser: &Parser,
-        target: &Target,
-        reply: &Reply,
-        raw: &str,
-        shaped: Option<&crate::dialect::DialectSchema>,
-        mode: Mode,
-    ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
-        if reply.tool_calls.len() > 1 {
-            let mut values = Vec::new();
-            let mut fixes = Vec::new();
-            for call in &reply.tool_calls {
-                let parsed = parser.parse_value(&target.schema, &target.call_text(call))?;
-                values.push(parsed.value);
-                fixes.extend(parsed.fixes);
-            }
-            return Ok((values, fixes));
-        }
-        let (text, unwrap_fixes) = unwrap(raw, wrapper(shaped));
-        let first = parser.parse_value(&target.schema, &text);
-        let parsed = first.or_else(|e| {
-            // Several calls written as a JSON array.
-            if let Ok((Value::Array(items), _)) = repair(&text)
-                && items.len() > 1
-                && items.iter().all(|v| target.schema.is_valid(v))
-            {
-                return Ok(crate::parse::Parsed {
-                    value: Value::Array(items),
-                    fixes: Vec::new(),
-                });
-            }
-            // A reply without the tool call may be the answer itself.
-            if target.has_answer
-                && mode == Mode::Tools
-                && reply.tool_calls.is_empty()
-                && !text.trim().is_empty()
-            {
-                let answer = serde_json::json!({ "answer": text.trim() });
-                return parser
-                    .parse_value(&target.schema, &answer.to_string())
-                    .map_err(|_| e);
-            }
-            Err(e)
-        })?;
-        let mut fixes = unwrap_fixes;
-        fixes.extend(parsed.fixes);
-        let values = match parsed.value {
-            Value::Array(items) if !target.schema.is_valid(&Value::Array(items.clone())) => items,
-            value => vec![value],
-        };
-        Ok((values, fixes))
     }
 
     fn fall_back(&self, modes: &mut Vec<Mode>, reason: String) {
@@ -538,25 +503,4 @@ impl<P: Provider> Agent<P> {
 enum CallError {
     Provider(ProviderError),
     Cancelled,
-}
-
-/// Takes a reply out of the `{"value": …}` wrapper a dialect put around a non-object root.
-fn unwrap(text: &str, key: Option<&str>) -> (String, Vec<Fix>) {
-    let Some(key) = key else {
-        return (text.to_owned(), Vec::new());
-    };
-    match repair(text) {
-        Ok((Value::Object(mut map), fixes)) if map.len() == 1 && map.contains_key(key) => {
-            let inner = map.remove(key).unwrap_or(Value::Null);
-            (inner.to_string(), fixes)
-        }
-        _ => (text.to_owned(), Vec::new()),
-    }
-}
-
-/// The repaired value of a rejected reply, for the error's best partial value.
-fn closest(text: &str) -> Option<Value> {
-    crate::extract::candidates(text)
-        .into_iter()
-        .find_map(|c| repair(&c.text).ok().map(|(v, _)| v))
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::dialect::{Dialect, DialectSchema, WRAPPER};
+use crate::dialect::{Dialect, DialectSchema};
 use crate::message::{Message, ToolCall};
 use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
 use crate::render;
@@ -91,18 +91,18 @@ impl Target {
         mode: Mode,
         messages: Vec<Message>,
         dialect: Dialect,
-    ) -> Result<(Request, Option<DialectSchema>), String> {
+    ) -> Result<(Request, Shaped), String> {
         let mut request = Request::new(messages);
         request.mode = mode;
         request.schema_name = self.name.clone();
-        let mut shaped = None;
+        let mut shaped = Shaped::default();
         match mode {
             Mode::JsonSchema => {
                 let converted = dialect
                     .apply(self.schema.to_json())
                     .map_err(|e| e.to_string())?;
                 request.schema = Some(converted.schema.clone());
-                shaped = Some(converted);
+                shaped.whole = Some(converted);
             }
             Mode::Tools => match &self.tools {
                 Some(tools) => {
@@ -113,8 +113,9 @@ impl Target {
                         request.tools.push(ToolSpec {
                             name: tool.name.clone(),
                             description: tool.description.clone(),
-                            parameters: parameters.schema,
+                            parameters: parameters.schema.clone(),
                         });
+                        shaped.tools.push((tool.name.clone(), parameters));
                     }
                     request.tool_choice = Some(if self.has_answer {
                         ToolChoice::Auto
@@ -126,13 +127,22 @@ impl Target {
                     let converted = dialect
                         .apply(self.schema.to_json())
                         .map_err(|e| e.to_string())?;
+                    let description = self.schema.resolve(self.schema.root()).description.clone();
+                    let mut parameters = converted.schema.clone();
+                    // Said once, as the tool's description.
+                    if let Some(map) = parameters.as_object_mut()
+                        && description.is_some()
+                        && map.get("description").and_then(Value::as_str) == description.as_deref()
+                    {
+                        map.shift_remove("description");
+                    }
                     request.tools.push(ToolSpec {
                         name: self.name.clone(),
-                        description: self.schema.resolve(self.schema.root()).description.clone(),
-                        parameters: converted.schema.clone(),
+                        description,
+                        parameters,
                     });
                     request.tool_choice = Some(ToolChoice::Tool(self.name.clone()));
-                    shaped = Some(converted);
+                    shaped.whole = Some(converted);
                 }
             },
             Mode::JsonObject | Mode::Prompt | Mode::Auto => {}
@@ -176,9 +186,45 @@ impl Target {
     }
 }
 
-/// The key a wrapped root is unwrapped from.
-pub(crate) fn wrapper(shaped: Option<&DialectSchema>) -> Option<&'static str> {
-    shaped.filter(|s| s.wrapped).map(|_| WRAPPER)
+/// The dialect's schemas a request was sent with, to read the reply back against the
+/// strict schema, which validation always uses.
+#[derive(Debug, Default)]
+pub(crate) struct Shaped {
+    /// The whole answer's schema: a `json_schema` response format, or the one tool of a
+    /// type that is not a union.
+    whole: Option<DialectSchema>,
+    /// The arguments' schema of each tool of a union, by tool name.
+    tools: Vec<(String, DialectSchema)>,
+}
+
+impl Shaped {
+    /// A value written against the dialect's schemas, as the strict schema reads it: out
+    /// of the `{"value": …}` wrapper, and without the nulls that stand for absent fields.
+    pub fn restore(&self, value: Value) -> Value {
+        let value = match &self.whole {
+            Some(schema) => schema.unwrap(value),
+            None => value,
+        };
+        if self.tools.is_empty() {
+            return value;
+        }
+        match value {
+            Value::Array(calls) => calls.into_iter().map(|c| self.restore_call(c)).collect(),
+            call => self.restore_call(call),
+        }
+    }
+
+    /// A tool call `{"name": …, "arguments": …}` with its arguments restored.
+    fn restore_call(&self, mut call: Value) -> Value {
+        let name = call.get("name").and_then(Value::as_str).map(str::to_owned);
+        if let Some(name) = name
+            && let Some((_, schema)) = self.tools.iter().find(|(n, _)| *n == name)
+            && let Some(arguments) = call.get_mut("arguments")
+        {
+            *arguments = schema.unwrap(arguments.take());
+        }
+        call
+    }
 }
 
 /// `PersonRecord` → `person_record`, for tool and schema names.

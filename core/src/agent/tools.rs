@@ -139,8 +139,15 @@ impl<P: Provider> Agent<P> {
                     return Err(e);
                 }
             };
-            if values.iter().any(|v| v.get("answer").is_some()) {
-                return Ok(step);
+            // The answer ends the loop, even beside calls in the same reply.
+            match values.iter().position(|v| v.get("answer").is_some()) {
+                Some(0) => return Ok(step),
+                Some(i) => {
+                    if let Ok(answer) = S::from_json(values[i].clone()) {
+                        return Ok(answer);
+                    }
+                }
+                None => {}
             }
             let native = !reply.tool_calls.is_empty() && self.mode_used_tools(&reply);
             let calls: Vec<ToolCall> = values

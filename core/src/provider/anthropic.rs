@@ -5,7 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::http::{Secret, client, post_json, unexpected};
+use super::http::{Secret, client, post_json, temperature, unexpected};
 use super::{FinishReason, Mode, Provider, ProviderError, Reply, Request, ToolChoice, Usage};
 use crate::message::{Arguments, Role, ToolCall};
 
@@ -117,22 +117,30 @@ impl Anthropic {
                     }
                     ("assistant", Value::Array(blocks))
                 }
-                Role::Tool => (
-                    "user",
-                    json!([{
+                Role::Tool => {
+                    let result = json!({
                         "type": "tool_result",
                         "tool_use_id": m.tool_call_id.clone().unwrap_or_default(),
                         "content": m.content,
-                    }]),
-                ),
+                    });
+                    // The results of parallel calls go back in one user message.
+                    if let Some(blocks) = messages.last_mut().and_then(tool_results) {
+                        blocks.push(result);
+                        continue;
+                    }
+                    ("user", json!([result]))
+                }
+                // The API rejects empty text; an empty reply quoted in a repair is left
+                // out, and the two user turns around it are read as one.
+                Role::Assistant if m.content.is_empty() => continue,
                 Role::Assistant => ("assistant", json!(m.content)),
                 _ => ("user", json!(m.content)),
             };
             messages.push(json!({ "role": role, "content": content }));
         }
         body.insert("messages".into(), Value::Array(messages));
-        if let Some(t) = request.temperature {
-            body.insert("temperature".into(), json!(t));
+        if let Some(t) = request.temperature.and_then(temperature) {
+            body.insert("temperature".into(), t);
         }
         if request.mode == Mode::Tools {
             let tools: Vec<Value> = request
@@ -160,6 +168,18 @@ impl Anthropic {
         }
         Value::Object(body)
     }
+}
+
+/// The blocks of a user message made of tool results only.
+fn tool_results(message: &mut Value) -> Option<&mut Vec<Value>> {
+    if message["role"] != "user" {
+        return None;
+    }
+    let blocks = message["content"].as_array_mut()?;
+    blocks
+        .iter()
+        .all(|b| b["type"] == "tool_result")
+        .then_some(blocks)
 }
 
 fn reply(body: &Value) -> Result<Reply, ProviderError> {
@@ -227,7 +247,7 @@ impl Provider for Anthropic {
             .post(format!("{}/v1/messages", self.base_url))
             .header("x-api-key", self.api_key.expose())
             .header("anthropic-version", VERSION);
-        let body = post_json(http, &self.body(request)).await?;
+        let body = post_json(http, &self.body(request), &self.api_key).await?;
         reply(&body)
     }
 }

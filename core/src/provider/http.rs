@@ -18,6 +18,18 @@ impl Secret {
     pub(crate) fn expose(&self) -> &str {
         &self.0
     }
+
+    /// `text` with every occurrence of the secret replaced by `***`: for what a server
+    /// sent back, which may echo the key (a proxy's error page, say). Keys shorter than
+    /// 8 characters ("none", "x") are placeholders of local servers, and replacing them
+    /// would mangle ordinary words.
+    pub(crate) fn redact(&self, text: String) -> String {
+        if self.0.len() >= 8 && text.contains(&self.0) {
+            text.replace(&self.0, "***")
+        } else {
+            text
+        }
+    }
 }
 
 impl std::fmt::Debug for Secret {
@@ -34,11 +46,33 @@ pub(crate) fn client(timeout: Duration) -> reqwest::Client {
         .unwrap_or_default()
 }
 
-/// Posts `body` and returns the JSON answer, or the failure in the provider's terms.
+/// Posts `body` and returns the JSON answer, or the failure in the provider's terms,
+/// with `secret` redacted from whatever the server sent back.
 pub(crate) async fn post_json(
     request: reqwest::RequestBuilder,
     body: &Value,
+    secret: &Secret,
 ) -> Result<Value, ProviderError> {
+    post(request, body).await.map_err(|e| match e {
+        ProviderError::Http {
+            status,
+            body,
+            retry_after,
+        } => ProviderError::Http {
+            status,
+            body: secret.redact(body),
+            retry_after,
+        },
+        ProviderError::InvalidResponse { message, body } => ProviderError::InvalidResponse {
+            message: secret.redact(message),
+            body: secret.redact(body),
+        },
+        ProviderError::Connection(message) => ProviderError::Connection(secret.redact(message)),
+        other => other,
+    })
+}
+
+async fn post(request: reqwest::RequestBuilder, body: &Value) -> Result<Value, ProviderError> {
     let response = request.json(body).send().await.map_err(transport)?;
     let status = response.status();
     let retry_after = response
@@ -78,6 +112,13 @@ fn transport(e: reqwest::Error) -> ProviderError {
         // The URL is fine to show; reqwest never includes headers in its errors.
         ProviderError::Connection(e.to_string())
     }
+}
+
+/// A temperature as JSON, as written: `0.2`, not the `0.20000000298023224` a plain
+/// `f32` to `f64` conversion gives. None for NaN and infinities.
+pub(crate) fn temperature(t: f32) -> Option<Value> {
+    let exact: f64 = t.to_string().parse().ok()?;
+    serde_json::Number::from_f64(exact).map(Value::Number)
 }
 
 /// An error for a response whose shape is not what the API documents.

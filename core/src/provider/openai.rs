@@ -5,7 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::http::{Secret, client, post_json, unexpected};
+use super::http::{Secret, client, post_json, temperature, unexpected};
 use super::{FinishReason, Mode, Provider, ProviderError, Reply, Request, ToolChoice, Usage};
 use crate::message::{Arguments, Message, Role, ToolCall};
 
@@ -78,8 +78,8 @@ impl OpenAi {
             "messages".into(),
             Value::Array(request.messages.iter().map(message).collect()),
         );
-        if let Some(t) = request.temperature {
-            body.insert("temperature".into(), json!(t));
+        if let Some(t) = request.temperature.and_then(temperature) {
+            body.insert("temperature".into(), t);
         }
         if let Some(n) = request.max_tokens {
             body.insert("max_tokens".into(), json!(n));
@@ -246,7 +246,7 @@ impl Provider for OpenAi {
         if !self.api_key.expose().is_empty() {
             http = http.bearer_auth(self.api_key.expose());
         }
-        let body = post_json(http, &self.body(request)).await?;
+        let body = post_json(http, &self.body(request), &self.api_key).await?;
         reply(&body)
     }
 }

@@ -11,6 +11,12 @@ use crate::schema::{DefId, Node, Schema, Types};
 const LINE: usize = 100;
 
 pub(crate) fn render(schema: &Schema) -> String {
+    render_with(schema, true)
+}
+
+/// The compact form; `root_comment: false` leaves out the root's description, for
+/// callers that show it already.
+pub(crate) fn render_with(schema: &Schema, root_comment: bool) -> String {
     let hoisted = hoisted(schema);
     let mut writer = Writer {
         schema,
@@ -24,23 +30,25 @@ pub(crate) fn render(schema: &Schema) -> String {
             continue;
         };
         comment(&mut out, node.description.as_deref(), "");
-        out.push_str(&format!("type {name} = {}\n", writer.expr(node, "", false)));
+        writer.declare(&mut out, name, node);
     }
     let root = &schema.root;
     if !out.is_empty() {
         out.push('\n');
     }
-    let inline_root = match root.reference {
-        Some(id) if !hoisted.contains_key(&id) => schema.definition(id),
-        _ => None,
+    let node = match root.reference {
+        Some(id) if !hoisted.contains_key(&id) => schema.definition(id).unwrap_or(root),
+        _ => root,
     };
-    if let Some(node) = inline_root {
-        comment(&mut out, node.description.as_deref(), "");
-        out.push_str(&writer.expr(node, "", true));
-    } else {
-        comment(&mut out, root.description.as_deref(), "");
-        out.push_str(&writer.expr(root, "", true));
+    let body = writer.expr(node, "", true);
+    if root_comment && let Some(description) = node.description.as_deref() {
+        comment(&mut out, Some(description), "");
+        // A union whose alternatives have comments of their own: keep the root's apart.
+        if body.trim_start().starts_with("//") {
+            out.push('\n');
+        }
     }
+    out.push_str(&body);
     out
 }
 
@@ -64,7 +72,7 @@ pub(crate) fn render_node(schema: &Schema, node: &Node) -> String {
             continue;
         };
         comment(&mut out, def.description.as_deref(), "");
-        out.push_str(&format!("type {name} = {}\n", writer.expr(def, "", false)));
+        writer.declare(&mut out, name, def);
     }
     out.push_str(&body);
     out
@@ -138,6 +146,17 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// `type Name = …`; a union of described or long alternatives one per line below.
+    fn declare(&mut self, out: &mut String, name: &str, node: &Node) {
+        let body = self.expr(node, "", true);
+        if body.starts_with('|') || body.starts_with("//") {
+            let body = self.expr(node, "  ", true);
+            out.push_str(&format!("type {name} =\n{body}\n"));
+        } else {
+            out.push_str(&format!("type {name} = {body}\n"));
+        }
+    }
+
     /// The type expression of a node. `top` is the reply's own root.
     fn expr(&mut self, node: &Node, indent: &str, top: bool) -> String {
         if node.never {
@@ -249,6 +268,9 @@ impl Writer<'_> {
     fn typed(&mut self, node: &Node, name: &str, indent: &str) -> String {
         let base = match name {
             "string" => "string".to_owned(),
+            "integer" | "number" if sized(node).is_some() => {
+                sized(node).unwrap_or_default().to_owned()
+            }
             "integer" => "int".to_owned(),
             "number" => "number".to_owned(),
             "boolean" => "boolean".to_owned(),
@@ -307,18 +329,11 @@ impl Writer<'_> {
                     target.and_then(|t| t.description.clone())
                 }
             });
+            // Aliases are left out: the model should write the field's own name.
             let mut e = self.expr(&p.node, &inner, false);
-            if !p.aliases.is_empty() {
-                let aliases: Vec<String> = p
-                    .aliases
-                    .iter()
-                    .map(|a| literal(&Value::from(a.as_str())))
-                    .collect();
-                e.push_str(&format!(" /* or key {} */", aliases.join(", ")));
-            }
             if !p.node.examples.is_empty() {
                 let examples: Vec<String> = p.node.examples.iter().map(literal).collect();
-                e.push_str(&format!(" /* e.g. {} */", examples.join(", ")));
+                note(&mut e, &format!("e.g. {}", examples.join(", ")));
             }
             lines.push((description, format!("{key}{optional}: {e}")));
         }
@@ -406,6 +421,40 @@ fn number(n: &Number) -> String {
     n.to_string()
 }
 
+/// The name of a machine number type whose whole range the bounds are: `int32` says
+/// what `int /* -2^31..=2^31-1 */` says, in two tokens.
+fn sized(node: &Node) -> Option<&'static str> {
+    let (min, max) = (node.minimum.as_ref()?, node.maximum.as_ref()?);
+    let types = node.types?;
+    if types.contains(Types::NUMBER) {
+        let f32_max = f64::from(f32::MAX);
+        return (min.as_f64() == Some(-f32_max) && max.as_f64() == Some(f32_max))
+            .then_some("float32");
+    }
+    if !types.contains(Types::INTEGER) {
+        return None;
+    }
+    let (min, max) = (min.as_i64()?, i128::from(max.as_u64()?));
+    match (min, max) {
+        (-2_147_483_648, 2_147_483_647) => Some("int32"),
+        (0, 4_294_967_295) => Some("uint32"),
+        (-9_223_372_036_854_775_808, 9_223_372_036_854_775_807) => Some("int64"),
+        (0, 18_446_744_073_709_551_615) => Some("uint64"),
+        _ => None,
+    }
+}
+
+/// Adds a note to a type expression: into its one comment when it has one, so a field
+/// reads `string /* 1..=80 chars, e.g. "x" */` rather than two comments in a row.
+fn note(e: &mut String, text: &str) {
+    if e.ends_with(" */") && e.matches("/*").count() == 1 {
+        e.truncate(e.len() - 3);
+        e.push_str(&format!(", {text} */"));
+    } else {
+        e.push_str(&format!(" /* {text} */"));
+    }
+}
+
 fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String> {
     let unit = if unit.is_empty() {
         String::new()
@@ -428,7 +477,7 @@ fn constraints(node: &Node, name: Option<&str>) -> Option<String> {
     if applies("number") {
         let min = node.minimum.as_ref().map(number);
         let max = node.maximum.as_ref().map(number);
-        if min.is_some() || max.is_some() {
+        if (min.is_some() || max.is_some()) && (name.is_none() || sized(node).is_none()) {
             parts.extend(range(min, max, ""));
         }
         if let Some(n) = &node.exclusive_minimum {

@@ -1,14 +1,19 @@
 //! A valid example value generated from a schema: `#[schema(example)]` values where
 //! given, otherwise values inside the ranges, lengths, patterns and enums.
 
+use std::cell::{Cell, RefCell};
+
 use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::{Map, Number, Value};
 
-use crate::schema::{Node, Schema, Types};
+use crate::schema::{DefId, Node, Schema, Types};
 use crate::validate::json_eq;
 
 /// Nesting beyond which optional parts are left out, so recursive types end.
 const DEEP: usize = 6;
+
+/// Nodes written at most: a bound on the search among alternatives.
+const MAX_STEPS: usize = 20_000;
 
 pub(crate) fn generate(schema: &Schema) -> Value {
     generate_node(schema, &schema.root)
@@ -16,20 +21,45 @@ pub(crate) fn generate(schema: &Schema) -> Value {
 
 /// An example of one node of a schema (a tool's arguments).
 pub(crate) fn generate_node(schema: &Schema, node: &Node) -> Value {
-    Generator { schema }.value(node, 0, 0)
+    Generator {
+        schema,
+        expanding: RefCell::new(Vec::new()),
+        steps: Cell::new(0),
+    }
+    .value(node, 0, 0)
 }
 
 struct Generator<'a> {
     schema: &'a Schema,
+    /// The definitions being written, outermost first.
+    expanding: RefCell<Vec<DefId>>,
+    steps: Cell<usize>,
 }
 
 impl Generator<'_> {
     /// `salt` varies values so unique items differ.
     fn value(&self, node: &Node, depth: usize, salt: usize) -> Value {
-        if depth > 64 {
+        let Some(id) = node.reference else {
+            return self.resolved(node, depth, salt);
+        };
+        // A definition met again inside itself: from here on only what is required, so
+        // the example of a recursive type shows one level of nesting and ends.
+        let depth = if self.expanding.borrow().contains(&id) {
+            depth.max(DEEP + 1)
+        } else {
+            depth
+        };
+        self.expanding.borrow_mut().push(id);
+        let value = self.resolved(self.schema.resolve(node), depth, salt);
+        self.expanding.borrow_mut().pop();
+        value
+    }
+
+    fn resolved(&self, node: &Node, depth: usize, salt: usize) -> Value {
+        self.steps.set(self.steps.get() + 1);
+        if depth > 64 || self.steps.get() > MAX_STEPS {
             return Value::Null;
         }
-        let node = self.schema.resolve(node);
         if let Some(example) = node.examples.get(salt).or(node.examples.first()) {
             return example.clone();
         }
@@ -74,9 +104,15 @@ impl Generator<'_> {
         } else {
             &node.one_of
         };
+        // Inside a recursive type, alternatives that recurse again come last, so the
+        // example ends.
+        let mut order: Vec<&Node> = alternatives.iter().collect();
+        if depth > DEEP {
+            order.sort_by_key(|alt| self.recurses(alt));
+        }
         // Prefer an alternative that is not null, and one that the value passes alone.
         let mut fallback = None;
-        for alt in alternatives {
+        for alt in order {
             let candidate = self.value(alt, depth + 1, salt);
             if candidate.is_null() && fallback.is_none() {
                 fallback = Some(candidate);
@@ -88,6 +124,28 @@ impl Generator<'_> {
             fallback = fallback.or(Some(candidate));
         }
         fallback.unwrap_or(Value::Null)
+    }
+
+    /// Whether a node refers, directly or through other definitions, to one of the
+    /// definitions being written.
+    fn recurses(&self, node: &Node) -> bool {
+        let expanding = self.expanding.borrow();
+        let mut seen: Vec<DefId> = Vec::new();
+        let mut todo = vec![node.clone()];
+        while let Some(mut next) = todo.pop() {
+            let mut refs = Vec::new();
+            next.for_each_mut(&mut |n| refs.extend(n.reference));
+            for id in refs {
+                if expanding.contains(&id) {
+                    return true;
+                }
+                if !seen.contains(&id) {
+                    seen.push(id);
+                    todo.extend(self.schema.definition(id).cloned());
+                }
+            }
+        }
+        false
     }
 
     /// A value of the node's own type, if it has one.

@@ -4,6 +4,7 @@ mod compact;
 mod example;
 
 pub(crate) use compact::render_node as compact_node;
+pub(crate) use compact::render_with as compact_with;
 pub(crate) use example::generate_node as example_node;
 
 use serde_json::Value;

@@ -1,261 +1,9 @@
-//! Provider dialects of JSON Schema, as data: each dialect is an ordered list of
-//! [`Transform`]s over the strict schema, and every change is reported.
-//!
-//! A transform that drops a keyword a provider rejects moves it into the `description`,
-//! so the model still reads it, and the local validator still enforces it: validation
-//! always uses the strict schema. A type that a dialect cannot express at all is an error
-//! that names the field.
-
-use std::fmt;
+//! The transforms the provider dialects are made of, and the walk over every subschema
+//! they share.
 
 use serde_json::{Map, Value, json};
 
-use crate::Error;
-use crate::error::{Violation, ViolationKind};
-use crate::schema::ToolSchema;
-
-/// A provider's flavour of JSON Schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// Draft 2020-12 as derived: every object closed, nothing removed.
-    Strict,
-    /// OpenAI structured outputs and strict function calling: the root is an object,
-    /// every property is required (optional ones become nullable), no `oneOf`, nothing
-    /// beside `$ref`, no free-form maps, and unsupported keywords moved to descriptions.
-    OpenAiStrict,
-    /// Anthropic tool `input_schema` within strict tool use limits: the root is an object,
-    /// numeric, length and count constraints moved to descriptions, no recursion, no free
-    /// maps.
-    Anthropic,
-    /// Gemini `responseJsonSchema`: nothing beside `$ref`, `const` as a one-item `enum`,
-    /// string-only enums.
-    Gemini,
-}
-
-/// One change a dialect made to the strict schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Change {
-    /// RFC 6901 pointer into the schema where the change was made.
-    pub pointer: String,
-    pub description: String,
-}
-
-impl fmt::Display for Change {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
-        write!(f, "{at}: {}", self.description)
-    }
-}
-
-/// The schema in a dialect, with every change made to it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DialectSchema {
-    pub schema: Value,
-    pub changes: Vec<Change>,
-    /// The root was wrapped as `{"value": …}`; see [`DialectSchema::unwrap`].
-    pub wrapped: bool,
-}
-
-impl DialectSchema {
-    /// Turns a value written against this schema back into one for the strict schema:
-    /// takes it out of the `{"value": …}` wrapper.
-    pub fn unwrap(&self, value: Value) -> Value {
-        match value {
-            Value::Object(mut map)
-                if self.wrapped && map.len() == 1 && map.contains_key(WRAPPER) =>
-            {
-                map.shift_remove(WRAPPER).unwrap_or(Value::Null)
-            }
-            other => other,
-        }
-    }
-}
-
-/// The key the root is wrapped under when a dialect needs an object root.
-pub const WRAPPER: &str = "value";
-
-/// What a transform records.
-#[derive(Debug, Default)]
-pub struct Report {
-    changes: Vec<Change>,
-    errors: Vec<Violation>,
-    wrapped: bool,
-}
-
-impl Report {
-    /// Records a change at a schema pointer.
-    pub fn change(&mut self, pointer: &str, description: impl Into<String>) {
-        self.changes.push(Change {
-            pointer: pointer.to_owned(),
-            description: description.into(),
-        });
-    }
-
-    /// Records that the schema cannot be expressed; `field` is the data path people read.
-    pub fn cannot(&mut self, pointer: &str, message: impl Into<String>) {
-        self.errors.push(Violation::new(
-            pointer,
-            ViolationKind::Invalid {
-                message: message.into(),
-            },
-        ));
-    }
-}
-
-/// One step of a dialect. A closure `Fn(&mut Value, &mut Report)` is a transform too.
-pub trait Transform {
-    fn apply(&self, schema: &mut Value, report: &mut Report);
-}
-
-impl<F: Fn(&mut Value, &mut Report)> Transform for F {
-    fn apply(&self, schema: &mut Value, report: &mut Report) {
-        self(schema, report)
-    }
-}
-
-/// An ordered list of transforms: a dialect of your own.
-///
-/// ```
-/// use toolschema::dialect::{Report, Transforms};
-///
-/// let no_descriptions = Transforms::new().then(|schema: &mut serde_json::Value, report: &mut Report| {
-///     if let Some(map) = schema.as_object_mut() {
-///         map.shift_remove("description");
-///         report.change("", "removed the description");
-///     }
-/// });
-/// let out = no_descriptions.apply(serde_json::json!({ "type": "string", "description": "x" })).unwrap();
-/// assert_eq!(out.schema, serde_json::json!({ "type": "string" }));
-/// assert_eq!(out.changes[0].to_string(), "(root): removed the description");
-/// ```
-#[derive(Default)]
-pub struct Transforms {
-    steps: Vec<Box<dyn Transform + Send + Sync>>,
-}
-
-impl Transforms {
-    pub fn new() -> Self {
-        Transforms::default()
-    }
-
-    /// Adds a transform after the others.
-    pub fn then(mut self, transform: impl Transform + Send + Sync + 'static) -> Self {
-        self.steps.push(Box::new(transform));
-        self
-    }
-
-    /// Runs every transform in order on a strict schema.
-    pub fn apply(&self, mut schema: Value) -> Result<DialectSchema, Error> {
-        let mut report = Report::default();
-        for step in &self.steps {
-            step.apply(&mut schema, &mut report);
-        }
-        if !report.errors.is_empty() {
-            return Err(Error::new(report.errors));
-        }
-        Ok(DialectSchema {
-            schema,
-            changes: report.changes,
-            wrapped: report.wrapped,
-        })
-    }
-}
-
-impl Dialect {
-    /// The dialect's transforms, in order.
-    pub fn transforms(self) -> Transforms {
-        let t = Transforms::new();
-        match self {
-            Dialect::Strict => t,
-            Dialect::OpenAiStrict => t
-                .then(drop_aliases)
-                .then(wrap_root)
-                .then(no_free_maps("OpenAI strict mode"))
-                .then(no_tuples("OpenAI strict mode"))
-                .then(all_required)
-                .then(close_objects)
-                .then(one_of_to_any_of)
-                .then(nothing_beside_ref)
-                .then(move_to_description(&[
-                    "minLength",
-                    "maxLength",
-                    "uniqueItems",
-                    "minProperties",
-                    "maxProperties",
-                    "examples",
-                    "default",
-                ]))
-                .then(unsupported_formats(&[
-                    "date-time",
-                    "time",
-                    "date",
-                    "duration",
-                    "email",
-                    "hostname",
-                    "ipv4",
-                    "ipv6",
-                    "uuid",
-                ]))
-                .then(drop_meta),
-            Dialect::Anthropic => t
-                .then(drop_aliases)
-                .then(wrap_root)
-                .then(no_free_maps("Anthropic strict tool use"))
-                .then(no_recursion("Anthropic strict tool use"))
-                .then(move_to_description(&[
-                    "minimum",
-                    "maximum",
-                    "exclusiveMinimum",
-                    "exclusiveMaximum",
-                    "multipleOf",
-                    "minLength",
-                    "maxLength",
-                    "maxItems",
-                    "uniqueItems",
-                ]))
-                .then(large_min_items)
-                .then(drop_meta),
-            Dialect::Gemini => t
-                .then(drop_aliases)
-                .then(nothing_beside_ref)
-                .then(const_to_enum)
-                .then(string_enums)
-                .then(drop_meta),
-        }
-    }
-
-    /// A strict schema in this dialect.
-    pub fn apply(self, schema: Value) -> Result<DialectSchema, Error> {
-        self.transforms().apply(schema)
-    }
-}
-
-/// The JSON Schema of `T` in a provider's dialect; an error names a field the dialect
-/// cannot express.
-///
-/// ```
-/// use toolschema::{Dialect, ToolSchema};
-///
-/// #[derive(ToolSchema)]
-/// struct Search { query: String, limit: Option<u8> }
-///
-/// let schema = toolschema::schema_for::<Search>(Dialect::OpenAiStrict)?;
-/// assert_eq!(schema["required"], serde_json::json!(["query", "limit"]));
-/// assert_eq!(schema["properties"]["limit"]["type"], serde_json::json!(["integer", "null"]));
-/// # Ok::<(), toolschema::Error>(())
-/// ```
-pub fn schema_for<T: ToolSchema>(dialect: Dialect) -> Result<Value, Error> {
-    dialect_schema::<T>(dialect).map(|d| d.schema)
-}
-
-/// [`schema_for`] with the report of every change the dialect made.
-pub fn dialect_schema<T: ToolSchema>(dialect: Dialect) -> Result<DialectSchema, Error> {
-    dialect.apply(T::json_schema())
-}
+use super::{Report, WRAPPER};
 
 // ---------------------------------------------------------------------------------------
 // Walking every subschema.
@@ -296,7 +44,7 @@ fn each(schema: &mut Value, pointer: &str, f: &mut dyn FnMut(&mut Map<String, Va
     }
 }
 
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 
@@ -348,7 +96,7 @@ fn is_object_schema(map: &Map<String, Value>) -> bool {
 // The transforms.
 
 /// A field readable under several keys is offered under its own name only.
-fn drop_aliases(schema: &mut Value, report: &mut Report) {
+pub(super) fn drop_aliases(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         let Some(Value::Array(all_of)) = map.get("allOf") else {
             return;
@@ -423,7 +171,7 @@ fn alias_group(rule: &Value) -> Option<(Vec<String>, bool)> {
 }
 
 /// The root must be an object: anything else is wrapped as `{"value": …}`.
-fn wrap_root(schema: &mut Value, report: &mut Report) {
+pub(super) fn wrap_root(schema: &mut Value, report: &mut Report) {
     let Value::Object(root) = schema else { return };
     let is_plain_object = root.get("type") == Some(&json!("object"))
         && !root.contains_key("anyOf")
@@ -432,21 +180,27 @@ fn wrap_root(schema: &mut Value, report: &mut Report) {
     if is_plain_object {
         return;
     }
-    let defs = root.shift_remove("$defs");
+    let mut defs = root.shift_remove("$defs");
     let meta = root.shift_remove("$schema");
-    let mut inner = std::mem::take(root);
-    // A recursive root refers to itself as "#": point it at the wrapped value instead.
-    let mut refs_to_root = false;
-    let mut wrapped_inner = Value::Object(inner.clone());
-    each(&mut wrapped_inner, "", &mut |map, _| {
-        if map.get("$ref") == Some(&json!("#")) {
-            map.insert("$ref".into(), json!("#/properties/value"));
-            refs_to_root = true;
-        }
-    });
-    if let Value::Object(map) = wrapped_inner {
-        inner = map;
+    let mut inner = Value::Object(std::mem::take(root));
+    // A recursive root refers to itself as "#", from itself or from a definition: point
+    // it at the wrapped value instead.
+    let wrapped = format!("#/properties/{WRAPPER}");
+    let definitions = defs
+        .as_mut()
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|d| d.values_mut());
+    for part in std::iter::once(&mut inner).chain(definitions) {
+        each(part, "", &mut |map, _| {
+            if map.get("$ref") == Some(&json!("#")) {
+                map.insert("$ref".into(), json!(wrapped));
+            }
+        });
     }
+    let Value::Object(inner) = inner else {
+        return;
+    };
     let mut out = Map::new();
     if let Some(meta) = meta {
         out.insert("$schema".into(), meta);
@@ -466,7 +220,7 @@ fn wrap_root(schema: &mut Value, report: &mut Report) {
     report.change("", format!("wrapped the root in an object {{\"{WRAPPER}\": …}}; the reply is unwrapped on the way back"));
 }
 
-fn no_free_maps(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
+pub(super) fn no_free_maps(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
     move |schema, report| {
         each(schema, "", &mut |map, pointer| {
             if map.contains_key("patternProperties")
@@ -509,7 +263,7 @@ fn no_free_maps(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
     }
 }
 
-fn no_tuples(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
+pub(super) fn no_tuples(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
     move |schema, report| {
         each(schema, "", &mut |map, pointer| {
             if map.contains_key("prefixItems") {
@@ -525,7 +279,7 @@ fn no_tuples(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
     }
 }
 
-fn no_recursion(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
+pub(super) fn no_recursion(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
     move |schema, report| {
         let defs: Vec<String> = schema
             .get("$defs")
@@ -535,7 +289,7 @@ fn no_recursion(dialect: &'static str) -> impl Fn(&mut Value, &mut Report) {
         let snapshot = schema.clone();
         each(schema, "", &mut |map, pointer| {
             if map.get("$ref") == Some(&json!("#"))
-                || map.get("$ref") == Some(&json!("#/properties/value"))
+                || map.get("$ref") == Some(&json!(format!("#/properties/{WRAPPER}")))
             {
                 report.cannot(pointer, format!("{} refers back to the root: recursive types cannot be expressed in {dialect}", field(pointer)));
             }
@@ -580,7 +334,7 @@ fn reaches(schema: &Value, from: &str, target: &str, seen: &mut Vec<String>) -> 
 }
 
 /// Every property required; those that were optional become nullable (null = absent).
-fn all_required(schema: &mut Value, report: &mut Report) {
+pub(super) fn all_required(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         let Some(Value::Object(props)) = map.get("properties") else {
             return;
@@ -609,6 +363,7 @@ fn all_required(schema: &mut Value, report: &mut Report) {
                     && !accepts_null(prop)
                 {
                     make_nullable(prop);
+                    report.absent_as_null(pointer, name);
                 }
             }
         }
@@ -660,7 +415,7 @@ fn make_nullable(schema: &mut Value) {
     }
 }
 
-fn close_objects(schema: &mut Value, report: &mut Report) {
+pub(super) fn close_objects(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         if is_object_schema(map) && !map.contains_key("additionalProperties") {
             map.insert("additionalProperties".into(), json!(false));
@@ -672,7 +427,19 @@ fn close_objects(schema: &mut Value, report: &mut Report) {
     });
 }
 
-fn one_of_to_any_of(schema: &mut Value, report: &mut Report) {
+/// An object schema names its properties and required keys, even when there are none
+/// (OpenAI refuses an object schema without `properties`).
+pub(super) fn list_properties(schema: &mut Value, report: &mut Report) {
+    each(schema, "", &mut |map, pointer| {
+        if is_object_schema(map) && !map.contains_key("properties") {
+            map.insert("properties".into(), json!({}));
+            map.insert("required".into(), json!([]));
+            report.change(pointer, "listed no properties: an object with no keys");
+        }
+    });
+}
+
+pub(super) fn one_of_to_any_of(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         if let Some(one_of) = map.shift_remove("oneOf") {
             // The alternatives of a derived enum are exclusive by construction.
@@ -683,7 +450,7 @@ fn one_of_to_any_of(schema: &mut Value, report: &mut Report) {
 }
 
 /// `$ref` must stand alone: its siblings move to an `anyOf` wrapper around it.
-fn nothing_beside_ref(schema: &mut Value, report: &mut Report) {
+pub(super) fn nothing_beside_ref(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         if map.contains_key("$ref") && map.len() > 1 {
             let target = map.shift_remove("$ref").unwrap_or(Value::Null);
@@ -697,17 +464,17 @@ fn nothing_beside_ref(schema: &mut Value, report: &mut Report) {
 }
 
 /// Keywords a dialect rejects: removed, and stated in the description instead.
-fn move_to_description(keywords: &'static [&'static str]) -> impl Fn(&mut Value, &mut Report) {
+pub(super) fn move_to_description(
+    keywords: &'static [&'static str],
+) -> impl Fn(&mut Value, &mut Report) {
     move |schema, report| {
         each(schema, "", &mut |map, pointer| {
-            let mut said = Vec::new();
-            for key in keywords {
-                if let Some(value) = map.shift_remove(*key) {
-                    said.push(say(key, &value));
-                }
-            }
-            if !said.is_empty() {
-                let text = said.join(", ");
+            let removed: Vec<(&str, Value)> = keywords
+                .iter()
+                .filter_map(|key| map.shift_remove(*key).map(|value| (*key, value)))
+                .collect();
+            if !removed.is_empty() {
+                let text = say_all(&removed);
                 append_description(map, &text);
                 report.change(pointer, format!("moved {text} into the description"));
             }
@@ -715,15 +482,44 @@ fn move_to_description(keywords: &'static [&'static str]) -> impl Fn(&mut Value,
     }
 }
 
+/// Removed keywords in words, the two bounds of one thing said together: "1 to 80
+/// characters", "exactly 1 character", "from 0 to 150".
+fn say_all(removed: &[(&str, Value)]) -> String {
+    const BOUNDS: [(&str, &str, &str, &str); 3] = [
+        ("minLength", "maxLength", "character", "characters"),
+        ("minItems", "maxItems", "item", "items"),
+        ("minProperties", "maxProperties", "key", "keys"),
+    ];
+    let get = |key: &str| removed.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+    let mut parts = Vec::new();
+    let mut said: Vec<&str> = Vec::new();
+    for (low, high, one, many) in BOUNDS {
+        let unit = |n: &Value| if n.as_u64() == Some(1) { one } else { many };
+        parts.push(match (get(low), get(high)) {
+            (Some(a), Some(b)) if a == b => format!("exactly {a} {}", unit(a)),
+            (Some(a), Some(b)) => format!("{a} to {b} {many}"),
+            (Some(a), None) => format!("at least {a} {}", unit(a)),
+            (None, Some(b)) => format!("at most {b} {}", unit(b)),
+            (None, None) => continue,
+        });
+        said.extend([low, high]);
+    }
+    if let (Some(a), Some(b)) = (get("minimum"), get("maximum")) {
+        parts.push(format!("from {a} to {b}"));
+        said.extend(["minimum", "maximum"]);
+    }
+    for (key, value) in removed {
+        if !said.contains(key) {
+            parts.push(say(key, value));
+        }
+    }
+    parts.join(", ")
+}
+
 fn say(keyword: &str, value: &Value) -> String {
     match keyword {
-        "minLength" => format!("at least {value} characters"),
-        "maxLength" => format!("at most {value} characters"),
         "minItems" => format!("at least {value} items"),
-        "maxItems" => format!("at most {value} items"),
         "uniqueItems" => "items must be unique".into(),
-        "minProperties" => format!("at least {value} keys"),
-        "maxProperties" => format!("at most {value} keys"),
         "minimum" => format!("minimum {value}"),
         "maximum" => format!("maximum {value}"),
         "exclusiveMinimum" => format!("greater than {value}"),
@@ -744,7 +540,9 @@ fn say(keyword: &str, value: &Value) -> String {
     }
 }
 
-fn unsupported_formats(supported: &'static [&'static str]) -> impl Fn(&mut Value, &mut Report) {
+pub(super) fn unsupported_formats(
+    supported: &'static [&'static str],
+) -> impl Fn(&mut Value, &mut Report) {
     move |schema, report| {
         each(schema, "", &mut |map, pointer| {
             if let Some(Value::String(format)) = map.get("format")
@@ -758,7 +556,7 @@ fn unsupported_formats(supported: &'static [&'static str]) -> impl Fn(&mut Value
     }
 }
 
-fn large_min_items(schema: &mut Value, report: &mut Report) {
+pub(super) fn large_min_items(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         if map
             .get("minItems")
@@ -775,7 +573,7 @@ fn large_min_items(schema: &mut Value, report: &mut Report) {
     });
 }
 
-fn const_to_enum(schema: &mut Value, report: &mut Report) {
+pub(super) fn const_to_enum(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         if let Some(value) = map.shift_remove("const") {
             map.insert("enum".into(), json!([value]));
@@ -784,7 +582,7 @@ fn const_to_enum(schema: &mut Value, report: &mut Report) {
     });
 }
 
-fn string_enums(schema: &mut Value, report: &mut Report) {
+pub(super) fn string_enums(schema: &mut Value, report: &mut Report) {
     each(schema, "", &mut |map, pointer| {
         if let Some(Value::Array(values)) = map.get("enum")
             && values.iter().any(|v| !v.is_string() && !v.is_null())
@@ -801,7 +599,7 @@ fn string_enums(schema: &mut Value, report: &mut Report) {
 }
 
 /// `$schema` and the like, which providers reject in a tool or response schema.
-fn drop_meta(schema: &mut Value, report: &mut Report) {
+pub(super) fn drop_meta(schema: &mut Value, report: &mut Report) {
     if let Value::Object(root) = schema
         && root.shift_remove("$schema").is_some()
     {

@@ -1,0 +1,131 @@
+//! Reading a reply: the value (or one per tool call) it holds, with every fix needed.
+
+use serde_json::Value;
+
+use super::request::{Shaped, Target};
+use crate::Error;
+use crate::extract::candidates;
+use crate::parse::{Parsed, Parser};
+use crate::provider::{Mode, Reply};
+use crate::repair::{Fix, repair};
+
+/// Reads a reply: one value, or one per tool call when the model made several.
+pub(super) fn read(
+    parser: &Parser,
+    target: &Target,
+    reply: &Reply,
+    raw: &str,
+    shaped: &Shaped,
+    mode: Mode,
+) -> Result<(Vec<Value>, Vec<Fix>), Error> {
+    if reply.tool_calls.len() > 1 {
+        let mut values = Vec::new();
+        let mut fixes = Vec::new();
+        for call in &reply.tool_calls {
+            let parsed = parse(parser, target, &target.call_text(call), shaped)?;
+            values.push(parsed.value);
+            fixes.extend(parsed.fixes);
+        }
+        return Ok((values, fixes));
+    }
+    let parsed = parse(parser, target, raw, shaped).or_else(|e| {
+        // Several calls written as a JSON array.
+        if let Some(Value::Array(items)) = closest(raw)
+            && items.len() > 1
+        {
+            let items = shaped.restore(Value::Array(items));
+            if let Value::Array(items) = &items
+                && items.iter().all(|v| target.schema.is_valid(v))
+            {
+                return Ok(Parsed {
+                    value: items.clone().into(),
+                    fixes: Vec::new(),
+                });
+            }
+        }
+        // Plain text instead of a tool call is the answer itself; text holding JSON is
+        // an attempt at a call (or at the answer) and gets a repair like any reply.
+        if target.has_answer
+            && mode == Mode::Tools
+            && reply.tool_calls.is_empty()
+            && !raw.trim().is_empty()
+            && !holds_json(raw)
+        {
+            let answer = serde_json::json!({ "answer": raw.trim() });
+            return parser
+                .parse_value(&target.schema, &answer.to_string())
+                .map_err(|_| e);
+        }
+        Err(e)
+    })?;
+    let values = match parsed.value {
+        Value::Array(items) if !target.schema.is_valid(&Value::Array(items.clone())) => items,
+        value => vec![value],
+    };
+    Ok((values, parsed.fixes))
+}
+
+/// The lenient parse of text written against the dialect's schemas.
+fn parse(
+    parser: &Parser,
+    target: &Target,
+    text: &str,
+    shaped: &Shaped,
+) -> Result<Parsed<Value>, Error> {
+    let (text, mut fixes) = restore(text, shaped);
+    match parser.parse_value(&target.schema, &text) {
+        Ok(parsed) => {
+            fixes.extend(parsed.fixes);
+            Ok(Parsed {
+                value: parsed.value,
+                fixes,
+            })
+        }
+        Err(e) => {
+            fixes.extend(e.fixes().iter().cloned());
+            Err(e.with_fixes(fixes))
+        }
+    }
+}
+
+/// The text restored to the strict schema's terms (see [`Shaped::restore`]), with the
+/// fixes its extraction needed; the text unchanged when there was nothing to restore.
+fn restore(text: &str, shaped: &Shaped) -> (String, Vec<Fix>) {
+    for candidate in candidates(text) {
+        // Bare words and other scalars are prose, not the reply's JSON.
+        let Ok((value, repair_fixes)) = repair(&candidate.text) else {
+            continue;
+        };
+        if !value.is_object() && !value.is_array() {
+            continue;
+        }
+        let restored = shaped.restore(value.clone());
+        if restored == value {
+            break;
+        }
+        let mut fixes = candidate.fixes;
+        fixes.extend(repair_fixes);
+        return (restored.to_string(), fixes);
+    }
+    (text.to_owned(), Vec::new())
+}
+
+/// The repaired value of a rejected reply, for the error's best partial value.
+pub(super) fn closest(text: &str) -> Option<Value> {
+    candidates(text)
+        .into_iter()
+        .find_map(|c| repair(&c.text).ok().map(|(v, _)| v))
+}
+
+/// Whether text holds a JSON object or array, not just prose.
+pub(super) fn holds_json(text: &str) -> bool {
+    closest(text).is_some_and(|v| v.is_object() || v.is_array())
+}
+
+/// Whether a reply with no native tool call wrote a call as text: JSON that is not the
+/// `{"answer": …}` of a union.
+pub(super) fn call_as_text(reply: &Reply, raw: &str) -> bool {
+    reply.tool_calls.is_empty()
+        && closest(raw)
+            .is_some_and(|v| v.is_array() || (v.is_object() && v.get("answer").is_none()))
+}

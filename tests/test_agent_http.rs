@@ -1,0 +1,21 @@
+//! `Agent` and the HTTP providers against a real HTTP server on 127.0.0.1 (wiremock):
+//! the exact requests each provider sends in each mode, and how the loop behaves on
+//! what servers and models really do.
+
+// Test types are built and compared whole; not every field is read on its own.
+#![allow(dead_code)]
+
+#[path = "agent_http/server.rs"]
+mod server;
+
+#[path = "agent_http/requests.rs"]
+mod requests;
+
+#[path = "agent_http/replies.rs"]
+mod replies;
+
+#[path = "agent_http/transport.rs"]
+mod transport;
+
+#[path = "agent_http/tools.rs"]
+mod tools;

@@ -144,7 +144,9 @@ async fn main() {
         Err(e) => print_failure(&e),
     }
 
-    println!("3. The whole loop, with a fake weather tool");
+    // A small model may keep calling tools instead of answering; the loop stops at the
+    // step limit and the error keeps every attempt.
+    println!("3. The whole loop, with a fake weather tool (at most 3 steps)");
     let tools = Toolbox::new()
         .tool("get_weather", |args: GetWeather| async move {
             Ok::<_, String>(format!(
@@ -154,7 +156,8 @@ async fn main() {
         })
         .tool("turn_on", |args: TurnOn| async move {
             Ok::<_, String>(format!("the {} lights are on", args.room))
-        });
+        })
+        .max_steps(3);
     match agent
         .run::<Step>("What's the weather in Lyon, in celsius?", &tools)
         .await

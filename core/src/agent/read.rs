@@ -43,6 +43,16 @@ pub(super) fn read(
                 });
             }
         }
+        // A call of the type's one tool written as text: `{"name": "contact", "arguments": {…}}`.
+        if target.tools.is_none()
+            && mode == Mode::Tools
+            && reply.tool_calls.is_empty()
+            && let Some(Value::Object(call)) = closest(raw)
+            && call.get("name").and_then(Value::as_str) == Some(target.name.as_str())
+            && let Some(arguments) = call.get("arguments")
+        {
+            return parse(parser, target, &arguments.to_string(), shaped).map_err(|_| e);
+        }
         // Plain text instead of a tool call is the answer itself; text holding JSON is
         // an attempt at a call (or at the answer) and gets a repair like any reply.
         if target.has_answer

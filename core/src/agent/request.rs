@@ -77,6 +77,13 @@ impl Target {
                 text
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
+            // A union: a call when a tool is needed, the answer once the results are in.
+            _ if self.tools.is_some() && self.has_answer => format!(
+                "Reply with one JSON value of this shape (TypeScript notation: `?` marks an optional key; \
+                 no other keys are allowed):\n{}\nCall a tool when you need its result, for example:\n{}\n\
+                 When you can answer the request, reply {{\"answer\": …}} instead.\nReply with the JSON only.",
+                self.compact, self.example
+            ),
             _ => format!(
                 "Reply with one JSON value of this shape (TypeScript notation: `?` marks an optional key; \
                  no other keys are allowed):\n{}\nFor example:\n{}\nReply with the JSON only.",

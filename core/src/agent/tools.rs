@@ -131,6 +131,16 @@ impl<P: Provider> Agent<P> {
     pub async fn run<S: ToolSchema>(&self, prompt: &str, tools: &Toolbox) -> Result<S, AskError> {
         let mut history = vec![Message::user(prompt)];
         let mut all_attempts = Vec::new();
+        let has_answer =
+            super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
+        // Small models follow a direct request to answer better than a choice.
+        let next = if has_answer {
+            " Now answer the user's question with {\"answer\": \"...\"}."
+        } else {
+            ""
+        };
+        // Calls already run, with their results: a repeated call is not run again.
+        let mut done: Vec<(String, Value, String)> = Vec::new();
         for _ in 0..tools.max_steps {
             let (step, values, reply) = match self.ask_steps::<S>(history.clone()).await {
                 Ok(found) => found,
@@ -178,10 +188,34 @@ impl<P: Provider> Agent<P> {
                     Arguments::Json(v) => v.clone(),
                     Arguments::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
                 };
-                let outcome = tools.call(&call.name, arguments).await;
-                let content = match &outcome {
-                    StepOutcome::Ran { tool, output } => format!("Result of {tool}: {output}"),
-                    StepOutcome::Failed { tool, error } => format!("Error from {tool}: {error}"),
+                let earlier = done
+                    .iter()
+                    .find(|(name, args, _)| *name == call.name && *args == arguments)
+                    .map(|(_, _, result)| result.clone());
+                let content = match earlier {
+                    Some(result) => format!(
+                        "You already called {} with these arguments; do not call it again. {result}.{next}",
+                        call.name
+                    ),
+                    None => {
+                        let outcome = tools.call(&call.name, arguments.clone()).await;
+                        let result = match &outcome {
+                            StepOutcome::Ran { tool, output } => {
+                                format!("Result of {tool}: {output}")
+                            }
+                            StepOutcome::Failed { tool, error } => {
+                                format!("Error from {tool}: {error}")
+                            }
+                        };
+                        done.push((call.name.clone(), arguments, result.clone()));
+                        // Native tool results follow the provider's protocol; a result
+                        // written as text also says what to do next.
+                        if native {
+                            result
+                        } else {
+                            format!("{result}.{next}")
+                        }
+                    }
                 };
                 history.push(if native {
                     Message::tool_result(call.id.clone(), content)

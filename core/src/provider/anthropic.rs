@@ -215,10 +215,7 @@ fn reply(body: &Value) -> Result<Reply, ProviderError> {
         Some("tool_use") => FinishReason::ToolCalls,
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    let usage = body.get("usage").map_or(Usage::default(), |u| Usage {
-        prompt_tokens: u.get("input_tokens").and_then(Value::as_u64).unwrap_or(0),
-        completion_tokens: u.get("output_tokens").and_then(Value::as_u64).unwrap_or(0),
-    });
+    let usage = Usage::read(body, "input_tokens", "output_tokens");
     Ok(Reply {
         text,
         tool_calls,

@@ -141,6 +141,20 @@ impl Usage {
     pub fn total(&self) -> u64 {
         self.prompt_tokens + self.completion_tokens
     }
+
+    /// The usage object of a response body, under the API's own key names.
+    pub(crate) fn read(body: &Value, prompt: &str, completion: &str) -> Usage {
+        let count = |key: &str| {
+            body.get("usage")
+                .and_then(|u| u.get(key))
+                .and_then(Value::as_u64)
+                .unwrap_or(0)
+        };
+        Usage {
+            prompt_tokens: count(prompt),
+            completion_tokens: count(completion),
+        }
+    }
 }
 
 impl std::ops::AddAssign for Usage {

@@ -210,13 +210,7 @@ pub(crate) fn reply(body: &Value) -> Result<Reply, ProviderError> {
         Some("tool_calls") | Some("function_call") => FinishReason::ToolCalls,
         Some(other) => FinishReason::Other(other.to_owned()),
     };
-    let usage = body.get("usage").map_or(Usage::default(), |u| Usage {
-        prompt_tokens: u.get("prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
-        completion_tokens: u
-            .get("completion_tokens")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
-    });
+    let usage = Usage::read(body, "prompt_tokens", "completion_tokens");
     Ok(Reply {
         text,
         tool_calls,

@@ -20,7 +20,13 @@ pub(crate) fn render(schema: &Schema) -> Value {
         }
         _ => {}
     }
-    let used = reachable(schema, root);
+    add_definitions(schema, root, &mut out);
+    Value::Object(out)
+}
+
+/// `$defs` with the definitions `from` uses, except the root's own.
+fn add_definitions(schema: &Schema, from: &Node, out: &mut Map<String, Value>) {
+    let used = reachable(schema, from);
     let defs: Map<String, Value> = schema
         .definitions
         .iter()
@@ -31,7 +37,6 @@ pub(crate) fn render(schema: &Schema) -> Value {
     if !defs.is_empty() {
         out.insert("$defs".into(), Value::Object(defs));
     }
-    Value::Object(out)
 }
 
 /// One node of a schema as a standalone draft 2020-12 schema, with the definitions it
@@ -45,17 +50,7 @@ pub(crate) fn render_part(schema: &Schema, part: &Node) -> Value {
         Value::Object(map) => map,
         other => return other,
     };
-    let used = reachable(schema, target);
-    let defs: Map<String, Value> = schema
-        .definitions
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| used[*i] && schema.root_def.map(|id| id.0) != Some(*i))
-        .map(|(_, def)| (def.name.clone(), node(schema, &def.node)))
-        .collect();
-    if !defs.is_empty() {
-        out.insert("$defs".into(), Value::Object(defs));
-    }
+    add_definitions(schema, target, &mut out);
     Value::Object(out)
 }
 

@@ -696,7 +696,10 @@ fn values_nest_up_to_max_depth() {
     assert!(toolschema::from_value::<Tree>(nested(64)).is_ok());
     let err = toolschema::from_value::<Tree>(nested(70)).unwrap_err();
     assert!(
-        matches!(err.violations()[0].kind(), ViolationKind::TooDeep { limit: 128 }),
+        matches!(
+            err.violations()[0].kind(),
+            ViolationKind::TooDeep { limit: 128 }
+        ),
         "{err}"
     );
 }

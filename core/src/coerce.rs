@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::repair::{Fix, FixKind, Location};
+use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::{Node, Schema, Types};
 use crate::validate::{MAX_DEPTH, json_eq};
 
@@ -132,7 +132,7 @@ fn convert(types: Types, value: &mut Value, path: &str, fixes: &mut Vec<Fix>) {
     if let Value::String(s) = &*value {
         let text = s.trim();
         if types.intersects(Types::INTEGER.union(Types::NUMBER))
-            && let Ok(n) = serde_json::from_str::<serde_json::Number>(text)
+            && let Some(n) = number(text)
             && types.admits(&Value::Number(n.clone()))
         {
             fix(fixes, FixKind::StringToNumber, path);
@@ -153,7 +153,8 @@ fn convert(types: Types, value: &mut Value, path: &str, fixes: &mut Vec<Fix>) {
         }
         if types.intersects(Types::OBJECT.union(Types::ARRAY))
             && (text.starts_with('{') || text.starts_with('['))
-            && let Ok(inner) = serde_json::from_str::<Value>(text)
+            && let Ok((inner, repairs)) = repair(text)
+            && repairs.is_empty()
             && types.admits(&inner)
         {
             fix(fixes, FixKind::DoubleEncoded, path);
@@ -164,6 +165,19 @@ fn convert(types: Types, value: &mut Value, path: &str, fixes: &mut Vec<Fix>) {
     if types == Types::ARRAY && !value.is_null() {
         fix(fixes, FixKind::WrappedInList, path);
         *value = Value::Array(vec![value.take()]);
+    }
+}
+
+/// The JSON number `text` is, if it is one: integers exactly, anything else as the nearest
+/// f64 (serde_json rounds correctly only with its `float_roundtrip` feature).
+fn number(text: &str) -> Option<serde_json::Number> {
+    let n = serde_json::from_str::<serde_json::Number>(text).ok()?;
+    if n.is_f64() {
+        text.parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+    } else {
+        Some(n)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Finds the JSON in what a model wrote: code fences, XML-style wrappers, prose around
 //! the value, `<think>` blocks, several values in one reply.
 //!
-//! Extraction proposes candidates; [`crate::parse`] repairs and validates each and keeps
+//! Extraction proposes candidates; [`crate::Parser`] repairs and validates each and keeps
 //! the one that fits the target. Scanning is linear in the reply, and at most
 //! [`MAX_CANDIDATES`] candidates are proposed.
 
@@ -40,9 +40,17 @@ fn reply_fix(kind: FixKind) -> Fix {
 
 /// The candidates in a reply, most specific first, without duplicates.
 pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    // A reply that is strict JSON as a whole means exactly that, even when a string in it
+    // mentions `<think>` or holds a code fence.
+    if is_strict_json(raw) {
+        out.push(Candidate {
+            text: raw.trim().to_owned(),
+            fixes: Vec::new(),
+        });
+    }
     let mut base_fixes = Vec::new();
     let visible = strip_thinking(raw, &mut base_fixes);
-    let mut out: Vec<Candidate> = Vec::new();
     let mut push = |text: &str, fixes: Vec<Fix>| {
         let text = text.trim();
         if text.is_empty() || out.len() >= MAX_CANDIDATES || out.iter().any(|c| c.text == text) {
@@ -56,8 +64,7 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
         });
     };
 
-    // A reply that is strict JSON as a whole means exactly that.
-    if serde_json::from_str::<serde::de::IgnoredAny>(&visible).is_ok() {
+    if visible.len() != raw.len() && is_strict_json(&visible) {
         push(&visible, Vec::new());
     }
     let fences = fenced_blocks(&visible);
@@ -107,27 +114,24 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
     out
 }
 
+fn is_strict_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
 /// The reply without `<think>…</think>` blocks. An unclosed block hides everything after
 /// it only if something is left before it.
 fn strip_thinking(raw: &str, fixes: &mut Vec<Fix>) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     loop {
-        let Some((open, open_len, close)) = ["<think>", "<thinking>"]
-            .iter()
-            .filter_map(|tag| {
-                rest.find(tag)
-                    .map(|i| (i, tag.len(), tag.replace('<', "</")))
-            })
-            .min_by_key(|(i, _, _)| *i)
-        else {
+        let Some((open, open_tag, close)) = next_thinking(rest) else {
             out.push_str(rest);
             return out;
         };
         fixes.push(reply_fix(FixKind::Thinking));
         out.push_str(&rest[..open]);
-        let after = &rest[open + open_len..];
-        match after.find(&close) {
+        let after = &rest[open + open_tag.len()..];
+        match after.find(close) {
             Some(end) => rest = &after[end + close.len()..],
             None => {
                 if out.trim().is_empty() {
@@ -140,6 +144,22 @@ fn strip_thinking(raw: &str, fixes: &mut Vec<Fix>) -> String {
     }
 }
 
+/// The first `<think>` or `<thinking>` tag: its offset, the tag and its closing tag. One
+/// scan, so a reply full of tags stays linear.
+fn next_thinking(text: &str) -> Option<(usize, &'static str, &'static str)> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find("<think") {
+        let at = from + i;
+        for (open, close) in [("<think>", "</think>"), ("<thinking>", "</thinking>")] {
+            if text[at..].starts_with(open) {
+                return Some((at, open, close));
+            }
+        }
+        from = at + "<think".len();
+    }
+    None
+}
+
 /// The contents of Markdown code fences (```` ``` ```` or `~~~`, with or without a
 /// language tag); an unterminated fence runs to the end of the reply.
 fn fenced_blocks(text: &str) -> Vec<&str> {
@@ -149,19 +169,21 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
         let fence = &rest[open..open + 3];
         let after = &rest[open + 3..];
         // A language tag runs to the end of the line, when the line holds nothing else.
-        let body_start = match after.find('\n') {
-            Some(nl)
-                if after[..nl]
-                    .trim()
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || "-_+.".contains(c)) =>
-            {
-                nl + 1
-            }
-            _ => after
+        // Only the tag is scanned: looking for the end of a long line at every fence
+        // would make a reply with many fences on one line quadratic.
+        let blank = |s: &str| s.len() - s.trim_start_matches([' ', '\t', '\r']).len();
+        let lead = blank(after);
+        let tag = after[lead..]
+            .find(|c: char| !(c.is_alphanumeric() || "-_+.".contains(c)))
+            .map_or(after.len(), |i| lead + i);
+        let line_end = tag + blank(&after[tag..]);
+        let body_start = if after[line_end..].starts_with('\n') {
+            line_end + 1
+        } else {
+            after
                 .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
                 .filter(|&i| after[i..].trim_start().starts_with(['{', '[']))
-                .unwrap_or(0),
+                .unwrap_or(0)
         };
         let body = &after[body_start..];
         match body.find(fence) {
@@ -178,11 +200,19 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
     blocks
 }
 
+/// The first ```` ``` ```` or `~~~`, in one scan (two `find`s would each scan to the end
+/// of the text when only the other kind of fence is there).
 fn find_fence(text: &str) -> Option<usize> {
-    match (text.find("```"), text.find("~~~")) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = bytes[from..].iter().position(|&b| b == b'`' || b == b'~') {
+        let at = from + i;
+        if bytes[at..].starts_with(b"```") || bytes[at..].starts_with(b"~~~") {
+            return Some(at);
+        }
+        from = at + 1;
     }
+    None
 }
 
 /// The reply with fence markers and language tags removed.
@@ -208,7 +238,11 @@ fn without_fences(text: &str) -> String {
             out.push_str(&rest.replace("```", "").replace("~~~", ""));
             continue;
         }
-        out.push_str(&line.replace("```", "").replace("~~~", ""));
+        if line.contains("```") || line.contains("~~~") {
+            out.push_str(&line.replace("```", "").replace("~~~", ""));
+        } else {
+            out.push_str(line);
+        }
     }
     out
 }

@@ -78,11 +78,19 @@ impl Parser {
     }
 
     /// Reads a value that fits a schema known at run time.
+    ///
+    /// Of the JSON values found in the reply, the first that fits the schema is taken
+    /// ([`FixKind::Candidate`] says which); one that is only text read as a string (a code
+    /// block in another language, say) is taken only when no JSON value fits.
     pub fn parse_value(&self, schema: &Schema, raw: &str) -> Result<Parsed<Value>, Error> {
         let found = candidates(raw);
         let total = found.len();
         let mut best: Option<(Vec<Violation>, Vec<Fix>, Value)> = None;
         let mut first_syntax_error: Option<Error> = None;
+        // A candidate that is only a bare word read as a string (a code block in another
+        // language, say) fits any schema that takes a string; a later candidate that is
+        // JSON is preferred to it.
+        let mut bare_word: Option<(usize, Parsed<Value>)> = None;
         for (index, Candidate { text, mut fixes }) in found.into_iter().enumerate() {
             let (mut value, repair_fixes) = match repair(&text) {
                 Ok(repaired) => repaired,
@@ -91,23 +99,26 @@ impl Parser {
                     continue;
                 }
             };
+            let is_bare_word = value.is_string()
+                && repair_fixes.iter().any(|f| {
+                    *f.kind() == FixKind::UnquotedString && *f.location() == Location::Offset(0)
+                });
             fixes.extend(repair_fixes);
             decode_nested(schema, &mut value, &mut fixes);
             coerce(schema, &mut value, self.coercion, &mut fixes);
             let violations = schema.violations(&value);
-            if violations.is_empty() {
-                if total > 1 && index > 0 {
-                    let reason = "the first that fits the schema";
-                    fixes.push(Fix::new(
-                        FixKind::Candidate {
-                            chosen: index,
-                            of: total,
-                            reason,
-                        },
-                        Location::Reply,
-                    ));
+            if violations.is_empty() && is_bare_word {
+                if bare_word.is_none() {
+                    bare_word = Some((index, Parsed { value, fixes }));
                 }
-                return Ok(Parsed { value, fixes });
+                continue;
+            }
+            if violations.is_empty() {
+                let reason = match bare_word {
+                    Some(_) => "the first JSON value that fits the schema",
+                    None => "the first that fits the schema",
+                };
+                return Ok(chosen(index, total, reason, value, fixes));
             }
             if best
                 .as_ref()
@@ -115,6 +126,10 @@ impl Parser {
             {
                 best = Some((violations, fixes, value));
             }
+        }
+        if let Some((index, Parsed { value, fixes })) = bare_word {
+            let reason = "the first that fits the schema";
+            return Ok(chosen(index, total, reason, value, fixes));
         }
         // A reply that is not JSON at all may be the answer itself, where a string is
         // what is asked for.
@@ -170,6 +185,25 @@ impl Schema {
             .parse_value(self, raw)
             .map(|parsed| parsed.value)
     }
+}
+
+/// The candidate taken, with a [`FixKind::Candidate`] fix when it was not the first.
+fn chosen(
+    index: usize,
+    total: usize,
+    reason: &'static str,
+    value: Value,
+    mut fixes: Vec<Fix>,
+) -> Parsed<Value> {
+    if total > 1 && index > 0 {
+        let kind = FixKind::Candidate {
+            chosen: index,
+            of: total,
+            reason,
+        };
+        fixes.push(Fix::new(kind, Location::Reply));
+    }
+    Parsed { value, fixes }
 }
 
 /// A reply that is JSON inside a JSON string: `"{\"a\": 1}"`.

@@ -455,7 +455,10 @@ fn strings(map: &Map<String, Value>) -> BoxedStrategy<Value> {
             .replace("\\d", "[0-9]")
             .replace("\\w", "[A-Za-z0-9_]")
             .replace("\\s", "[ \\t\\n]");
-        if let (Ok(ascii), Ok(wide)) = (proptest::string::string_regex(&ascii), proptest::string::string_regex(inner)) {
+        if let (Ok(ascii), Ok(wide)) = (
+            proptest::string::string_regex(&ascii),
+            proptest::string::string_regex(inner),
+        ) {
             let ascii = ascii.prop_map(Value::String).boxed();
             let wide = wide.prop_map(Value::String).boxed();
             return Union::new_weighted(vec![(3, ascii), (1, wide)]).boxed();

@@ -103,6 +103,10 @@ impl Fix {
         Fix::new(kind, Location::Offset(offset))
     }
 
+    pub(crate) fn kind_mut(&mut self) -> &mut FixKind {
+        &mut self.kind
+    }
+
     /// What was fixed.
     pub fn kind(&self) -> &FixKind {
         &self.kind

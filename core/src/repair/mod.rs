@@ -10,21 +10,30 @@
 //!
 //! A reply cut off by the token limit is closed, not completed by guesswork:
 //!
-//! - an open string is closed where the text ends, and open arrays and objects are closed;
+//! - an open string is closed where the text ends (`["Hello, wor` gives `["Hello, wor"]`),
+//!   and open arrays and objects are closed; but when the text ends with a `]` or `}` that
+//!   the string did not open, the reply is whole and the string lost its end quote: it ends
+//!   at its first delimiter (`["abc, def]` gives `["abc", "def"]`, as jsonrepair reads it);
 //! - a member or item whose value was cut off before it could be read whole is **dropped**,
 //!   never invented: `{"a": 1, "b": tr` gives `{"a": 1}`, as do `{"a": 1, "b":` and
 //!   `{"a": 1, "b"`; a number with a dangling `.`, `e` or sign at the very end, or a
 //!   prefix of `true`/`false`/`null`, counts as cut off;
-//! - a complete-looking number or bare word at the end is kept.
+//! - a complete-looking number or bare word at the end is kept;
+//! - a reply that is a single number or word has nothing to drop it from: `2.` and `2e`
+//!   are completed to `2` (a reply may end a sentence so), a word is text (`t` stays the
+//!   string `"t"`), and a lone `-` is an error.
 //!
 //! Every such decision is reported ([`FixKind::ClosedString`], [`FixKind::ClosedBrackets`],
 //! [`FixKind::DroppedMember`], [`FixKind::DroppedItem`]) so the caller can tell the model
 //! its reply was cut off.
 //!
-//! Work is linear in the input (a string is re-read at most once) and nesting is limited
-//! to [`MAX_NESTING`] levels, so no input can exhaust the stack.
+//! Work is linear in the input and nesting is limited to [`MAX_NESTING`] levels, so no
+//! input can exhaust the stack. A string is re-read at most once; once a string has run to
+//! the end of the text without its end quote, later strings in the same kind of quotes end
+//! at their first quote or delimiter, as that string's second reading did.
 
 mod fix;
+mod string;
 
 pub use fix::{Fix, FixKind, Location};
 
@@ -32,6 +41,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
+use string::{Stop, is_quote};
 
 /// How deep arrays and objects may nest in a repaired reply.
 pub const MAX_NESTING: usize = 128;
@@ -43,6 +53,7 @@ pub fn repair(text: &str) -> Result<(Value, Vec<Fix>), Error> {
         pos: 0,
         depth: 0,
         fixes: Vec::new(),
+        unterminated: [false; 4],
     };
     match repairer.document() {
         Ok(value) => Ok((value, repairer.fixes)),
@@ -88,6 +99,9 @@ struct Repairer<'a> {
     pos: usize,
     depth: usize,
     fixes: Vec<Fix>,
+    /// For each kind of quote (`string::quote_kind`): whether a string in those quotes ran to
+    /// the end of the text without finding its end quote.
+    unterminated: [bool; 4],
 }
 
 /// Characters that may follow a value.
@@ -98,12 +112,6 @@ fn is_delimiter(c: char) -> bool {
     )
 }
 
-/// Where a string missing its end quote is taken to end: not at `:` or parentheses,
-/// which prose inside strings is full of.
-fn ends_unquoted(c: char) -> bool {
-    matches!(c, ',' | '[' | ']' | '{' | '}' | '\n' | '+' | '/')
-}
-
 /// Whitespace a model may emit that JSON does not allow.
 fn is_special_whitespace(c: char) -> bool {
     matches!(
@@ -111,29 +119,6 @@ fn is_special_whitespace(c: char) -> bool {
         '\u{a0}' | '\u{1680}' | '\u{180e}' | '\u{2000}'
             ..='\u{200b}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
     )
-}
-
-/// Where a string that lost its end quote stops.
-#[derive(Clone, Copy, PartialEq)]
-enum Stop {
-    /// At its end quote.
-    Quote,
-    /// At the first delimiter (`["hello, world]`).
-    Delimiter,
-    /// At a given offset: the last delimiter before a quote that cannot end it.
-    At(usize),
-}
-
-fn is_double_quote_like(c: char) -> bool {
-    matches!(c, '"' | '“' | '”' | '„' | '‟' | '″' | '＂')
-}
-
-fn is_single_quote_like(c: char) -> bool {
-    matches!(c, '\'' | '‘' | '’' | '‚' | '‛' | '′' | '`' | '´')
-}
-
-fn is_quote(c: char) -> bool {
-    is_double_quote_like(c) || is_single_quote_like(c)
 }
 
 impl<'a> Repairer<'a> {
@@ -156,6 +141,15 @@ impl<'a> Repairer<'a> {
     }
 
     fn fix(&mut self, kind: FixKind, offset: usize) {
+        // Brackets closed together at the end of the text are one fix.
+        if let FixKind::ClosedBrackets { count } = kind
+            && let Some(last) = self.fixes.last_mut()
+            && *last.location() == Location::Offset(offset)
+            && let FixKind::ClosedBrackets { count: closed } = last.kind_mut()
+        {
+            *closed += count;
+            return;
+        }
         self.fixes.push(Fix::at(kind, offset));
     }
 
@@ -332,7 +326,7 @@ impl<'a> Repairer<'a> {
             let key = match self.key()? {
                 Some(Some(key)) => key,
                 Some(None) => {
-                    // The text ended inside the key.
+                    // The text ended inside an escape in the key.
                     self.fix(FixKind::DroppedMember { key: String::new() }, key_at);
                     continue;
                 }
@@ -389,8 +383,8 @@ impl<'a> Repairer<'a> {
         Ok(Read::Value(Value::Object(map)))
     }
 
-    /// `Some(Some(key))`, `Some(None)` when the text ends inside the key, `None` when no
-    /// key starts here.
+    /// `Some(Some(key))`, `Some(None)` when the text ends inside an escape in the key,
+    /// `None` when no key starts here.
     fn key(&mut self) -> Result<Option<Option<String>>, Failure> {
         let c = self.peek();
         if c.is_some_and(|c| is_quote(c) || c == '\\') {
@@ -415,7 +409,8 @@ impl<'a> Repairer<'a> {
         }
         let key = self.text[start..self.pos].to_owned();
         if self.at_end() {
-            return Ok(Some(None));
+            // Cut off in the key: the member is dropped under the part that was read.
+            return Ok(Some(Some(key)));
         }
         self.fix(FixKind::UnquotedKey, start);
         // A missing opening quote: skip the closing one.
@@ -485,253 +480,12 @@ impl<'a> Repairer<'a> {
         Ok(Read::Value(Value::Array(items)))
     }
 
-    /// A quoted string, in any quotes. `None` when the text ends inside an escape that
-    /// cannot be read (`"\u26`).
-    ///
-    /// A quote counts as the end of the string when what follows can follow a value;
-    /// otherwise it is a quote inside the string, unless a delimiter precedes it, in which
-    /// case the real end quote is missing and the string is read again, ending at that
-    /// delimiter.
-    fn string(&mut self, stop: Stop) -> Result<Option<Value>, Failure> {
-        let begin = self.pos;
-        let fixes_before = self.fixes.len();
-        // `\"text\"`: quotes escaped outside a string.
-        let escaped_quotes = self.peek() == Some('\\');
-        if escaped_quotes {
-            self.bump();
-        }
-        let Some(open) = self.bump() else {
-            return Ok(None);
-        };
-        let ends = |c: char| {
-            if open == '"' {
-                c == '"'
-            } else if open == '\'' {
-                c == '\''
-            } else if is_single_quote_like(open) {
-                is_single_quote_like(c)
-            } else {
-                is_double_quote_like(c)
-            }
-        };
-        if open == '\'' {
-            self.fix(FixKind::SingleQuotes, begin);
-        } else if open != '"' {
-            self.fix(FixKind::SmartQuotes, begin);
-        }
-        let mut out = String::new();
-        loop {
-            if let Stop::At(limit) = stop
-                && self.pos >= limit
-            {
-                let kept = out.trim_end().len();
-                out.truncate(kept);
-                self.fix(FixKind::ClosedString, self.pos);
-                return Ok(Some(self.concatenated(out)?));
-            }
-            let Some(c) = self.peek() else {
-                // The text ends inside the string.
-                let last = self.text[begin..].trim_end().chars().last();
-                if stop == Stop::Quote && last.is_some_and(is_delimiter) {
-                    return self.retry_string(begin, fixes_before, Stop::Delimiter);
-                }
-                let kept = out.trim_end().len();
-                out.truncate(kept);
-                self.fix(FixKind::ClosedString, self.pos);
-                return Ok(Some(Value::String(out)));
-            };
-            if ends(c) {
-                let quote_at = self.pos;
-                self.bump();
-                if escaped_quotes && out.ends_with('\\') {
-                    out.pop();
-                }
-                let after_quote = self.pos;
-                let fixes_at_quote = self.fixes.len();
-                self.skip_blank_on_line();
-                let next = self.peek();
-                if stop != Stop::Quote
-                    || next.is_none_or(|n| is_delimiter(n) || is_quote(n) || n.is_ascii_digit())
-                {
-                    return Ok(Some(self.concatenated(out)?));
-                }
-                let mut before = self.text[..quote_at].trim_end();
-                // Look past a comment right before the quote.
-                while before.ends_with("*/")
-                    && let Some(open_at) = before.rfind("/*")
-                    && open_at > begin
-                {
-                    before = before[..open_at].trim_end();
-                }
-                if let Some(b) = before.chars().last()
-                    && is_delimiter(b)
-                    && before.len() > begin + open.len_utf8()
-                {
-                    // Not the end quote: one is missing before it.
-                    let limit = before.len() - b.len_utf8();
-                    return self.retry_string(begin, fixes_before, Stop::At(limit));
-                }
-                // A quote inside the string: keep it and read on.
-                self.fixes.truncate(fixes_at_quote);
-                self.pos = after_quote;
-                self.fix(FixKind::UnescapedQuote, quote_at);
-                out.push(c);
-                continue;
-            }
-            if stop == Stop::Delimiter && ends_unquoted(c) {
-                // A URL keeps its slashes: `"https://example.com/a`.
-                if c == '/' && self.url_start(begin, &out) {
-                    while let Some(u) = self.peek() {
-                        if !(u.is_ascii_alphanumeric() || "-._~:/?#@!$&'()*+;=%".contains(u)) {
-                            break;
-                        }
-                        out.push(u);
-                        self.bump();
-                    }
-                    continue;
-                }
-                let kept = out.trim_end().len();
-                out.truncate(kept);
-                self.fix(FixKind::ClosedString, self.pos);
-                return Ok(Some(self.concatenated(out)?));
-            }
-            if c == '\\' {
-                let at = self.pos;
-                self.bump();
-                match self.bump() {
-                    None => {
-                        self.fix(FixKind::ClosedString, self.pos);
-                        return Ok(Some(Value::String(out)));
-                    }
-                    Some('"') => out.push('"'),
-                    Some('\\') => out.push('\\'),
-                    Some('/') => out.push('/'),
-                    Some('b') => out.push('\u{8}'),
-                    Some('f') => out.push('\u{c}'),
-                    Some('n') => out.push('\n'),
-                    Some('r') => out.push('\r'),
-                    Some('t') => out.push('\t'),
-                    Some('u') => match self.unicode_escape(at)? {
-                        Some(ch) => out.push(ch),
-                        None => {
-                            // Cut off inside \uXXXX: end the string before it.
-                            self.pos = self.text.len();
-                            self.fix(FixKind::ClosedString, at);
-                            return Ok(Some(Value::String(out)));
-                        }
-                    },
-                    Some(other) => {
-                        self.fix(FixKind::InvalidEscape, at);
-                        out.push(other);
-                    }
-                }
-                continue;
-            }
-            if c < ' ' {
-                self.fix(FixKind::ControlCharacter, self.pos);
-            }
-            out.push(c);
-            self.bump();
-        }
-    }
-
-    /// Whether the string read so far, with the `/` here, starts a URL (`https:/`).
-    fn url_start(&self, begin: usize, out: &str) -> bool {
-        let _ = begin;
-        self.text[self.pos..].starts_with("//")
-            && [
-                "http:", "https:", "ftp:", "mailto:", "file:", "data:", "irc:",
-            ]
-            .iter()
-            .any(|scheme| out.ends_with(scheme))
-    }
-
-    fn retry_string(
-        &mut self,
-        begin: usize,
-        fixes_before: usize,
-        stop: Stop,
-    ) -> Result<Option<Value>, Failure> {
-        self.pos = begin;
-        self.fixes.truncate(fixes_before);
-        self.string(stop)
-    }
-
-    /// `\uXXXX` after the `\u`, joining surrogate pairs. `Ok(None)` when the text ends
-    /// inside the escape.
-    fn unicode_escape(&mut self, at: usize) -> Result<Option<char>, Failure> {
-        let Some(high) = self.hex4()? else {
-            return Ok(None);
-        };
-        if (0xD800..0xDC00).contains(&high) {
-            if self.text[self.pos..].starts_with("\\u") {
-                let save = self.pos;
-                self.pos += 2;
-                match self.hex4()? {
-                    Some(low) if (0xDC00..0xE000).contains(&low) => {
-                        let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                        return Ok(char::from_u32(code).or(Some('\u{fffd}')));
-                    }
-                    None => return Ok(None),
-                    Some(_) => self.pos = save,
-                }
-            } else if self.at_end() {
-                return Ok(None);
-            }
-            self.fix(FixKind::InvalidEscape, at);
-            return Ok(Some('\u{fffd}'));
-        }
-        Ok(Some(char::from_u32(high).unwrap_or('\u{fffd}')))
-    }
-
-    fn hex4(&mut self) -> Result<Option<u32>, Failure> {
-        let rest = &self.text[self.pos..];
-        let digits = rest
-            .bytes()
-            .take(4)
-            .take_while(u8::is_ascii_hexdigit)
-            .count();
-        if digits == 4 {
-            let code = u32::from_str_radix(&rest[..4], 16).unwrap_or(0xFFFD);
-            self.pos += 4;
-            return Ok(Some(code));
-        }
-        if digits == rest.len() {
-            return Ok(None);
-        }
-        let shown: String = rest.chars().take(4).collect();
-        self.fail(format!("invalid unicode escape \\u{shown}"))
-    }
-
-    /// `"a" + "b"` → `"ab"`.
-    fn concatenated(&mut self, mut out: String) -> Result<Value, Failure> {
-        loop {
-            let save = self.pos;
-            self.skip_blank();
-            if self.peek() != Some('+') {
-                self.pos = save;
-                return Ok(Value::String(out));
-            }
-            let plus = self.pos;
-            self.bump();
-            self.skip_blank();
-            if !self.peek().is_some_and(is_quote) {
-                self.pos = save;
-                return Ok(Value::String(out));
-            }
-            self.fix(FixKind::ConcatenatedStrings, plus);
-            match self.string(Stop::Quote)? {
-                Some(Value::String(more)) => out.push_str(&more),
-                _ => return Ok(Value::String(out)),
-            }
-        }
-    }
-
     /// A number, or `None` when the text here is not one (a date, say).
     fn number(&mut self) -> Result<Option<Read>, Failure> {
         let text = self.text;
         let bytes = text.as_bytes();
         let start = self.pos;
+        let fixes_before = self.fixes.len();
         let mut i = start;
         let digits = |i: &mut usize| {
             let from = *i;
@@ -805,9 +559,19 @@ impl<'a> Repairer<'a> {
         if dangling || int.is_empty() {
             self.fix(FixKind::IncompleteNumber, start);
         }
-        let number = serde_json::from_str::<Number>(&canonical)
+        // Integers exactly; anything else as the nearest f64 (the standard library rounds
+        // correctly, whatever serde_json's features are).
+        let number = canonical
+            .parse::<i64>()
             .ok()
+            .map(Number::from)
+            .or_else(|| canonical.parse::<u64>().ok().map(Number::from))
             .or_else(|| canonical.parse::<f64>().ok().and_then(Number::from_f64));
+        if number.is_none() {
+            // Beyond what a JSON number carries here (`1e999`): read it as a word.
+            self.fixes.truncate(fixes_before);
+            self.pos = start;
+        }
         Ok(number.map(|n| Read::Value(Value::Number(n))))
     }
 

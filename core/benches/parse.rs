@@ -1,0 +1,249 @@
+//! Throughput of the lenient parse (`toolschema::parse::<serde_json::Value>`: extraction
+//! and repair) on:
+//!
+//! - the inputs of the third-party repair vectors (`tests/corpora/jsonrepair.jsonl` and
+//!   `partial_json.jsonl`), all parsed once per iteration;
+//! - a generated 5 MB reply: a `<think>` block, prose, a fenced JSON array of 5 MB with
+//!   what models write in it (trailing commas, single quotes, unquoted keys, comments), and
+//!   prose after;
+//! - 1 000 000 unclosed `[` (and 10 000, 100 000): the time per byte must stay flat.
+//!
+//! ```sh
+//! cargo bench -p toolschema --bench parse          # criterion, then a summary of medians
+//! scripts/bench-json-repair                        # the same inputs through Python's
+//!                                                  # json_repair, and the ratios
+//! ```
+//!
+//! With `TOOLSCHEMA_BENCH_EXPORT=<dir>` set (the script sets it), the bench skips criterion,
+//! writes the inputs, toolschema's result on the 5 MB reply and toolschema's median times
+//! to `<dir>`, for `scripts/bench-json-repair` to time json_repair on the same inputs.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
+use serde_json::{Value, json};
+
+/// The inputs of the repair vectors.
+fn corpus() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpora");
+    let mut inputs = Vec::new();
+    for file in ["jsonrepair.jsonl", "partial_json.jsonl"] {
+        let path = dir.join(file);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let row: Value = serde_json::from_str(line).expect("a corpus line is JSON");
+            inputs.push(row["input"].as_str().expect("an input").to_owned());
+        }
+    }
+    inputs
+}
+
+/// One item of the generated reply, now and then written as models do.
+fn item(i: usize) -> String {
+    let name = format!("Item {i}, \"deluxe\" model");
+    let base = json!({
+        "id": i,
+        "sku": format!("SKU-{:06}", i),
+        "name": name,
+        "price": (i % 1000) as f64 + 0.99,
+        "in_stock": !i.is_multiple_of(3),
+        "tags": ["new", format!("batch-{}", i % 7)],
+        "dimensions": {"w": 12.5, "h": 80, "unit": "mm"},
+    });
+    let strict = base.to_string();
+    match i % 40 {
+        // A trailing comma.
+        0 => strict.replacen('}', ",}", 1),
+        // Single quotes around a value.
+        1 => strict.replacen("\"mm\"", "'mm'", 1),
+        // An unquoted key.
+        2 => strict.replacen("\"id\"", "id", 1),
+        // A comment on the line before the item.
+        3 => format!("// restocked\n  {strict}"),
+        _ => strict,
+    }
+}
+
+/// A reply of at least `bytes` bytes: reasoning, prose, a fenced JSON array, prose.
+fn reply(bytes: usize) -> String {
+    let mut out = String::from(
+        "<think>The user wants the whole inventory. I will list every item as JSON, \
+         with its price and dimensions.</think>\n\
+         Sure! Here is the inventory you asked for. Prices are in euros.\n\n```json\n[\n",
+    );
+    let mut i = 0;
+    while out.len() < bytes {
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        out.push_str("  ");
+        out.push_str(&item(i));
+        i += 1;
+    }
+    out.push_str("\n]\n```\n\nLet me know if you need the list sorted by price.");
+    out
+}
+
+fn brackets(n: usize) -> String {
+    "[".repeat(n)
+}
+
+const BRACKETS: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+fn parse(text: &str) -> Result<Value, toolschema::Error> {
+    toolschema::parse::<Value>(black_box(text))
+}
+
+fn benches(c: &mut Criterion) {
+    let inputs = corpus();
+    let bytes: usize = inputs.iter().map(String::len).sum();
+    let mut group = c.benchmark_group("parse/corpus");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function(format!("{} inputs", inputs.len()), |b| {
+        b.iter(|| {
+            for input in &inputs {
+                let _ = black_box(parse(input));
+            }
+        })
+    });
+    group.finish();
+
+    let text = reply(5 << 20);
+    let mut group = c.benchmark_group("parse/reply");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("5MB fenced with prose", |b| {
+        b.iter(|| parse(&text).expect("the reply parses"))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("parse/unclosed-brackets");
+    group.sample_size(10);
+    for n in BRACKETS {
+        let text = brackets(n);
+        group.throughput(Throughput::Bytes(n as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+            b.iter(|| parse(text).expect_err("too deep"))
+        });
+    }
+    group.finish();
+}
+
+/// Median time per call of `f`, over batches of calls lasting about `batch` each.
+fn median(batch: Duration, mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    let mut per_batch = 0u32;
+    while start.elapsed() < batch {
+        f();
+        per_batch += 1;
+    }
+    let mut samples: Vec<Duration> = (0..11)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..per_batch {
+                f();
+            }
+            t.elapsed() / per_batch
+        })
+        .collect();
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// The medians the ratios are made of, measured in this run.
+struct Medians {
+    corpus: Duration,
+    reply: Duration,
+    brackets: Vec<(usize, Duration)>,
+}
+
+fn medians(inputs: &[String], reply: &str) -> Medians {
+    let batch = Duration::from_millis(200);
+    Medians {
+        corpus: median(batch, || {
+            for input in inputs {
+                let _ = black_box(parse(input));
+            }
+        }),
+        reply: median(batch, || {
+            black_box(parse(reply).expect("the reply parses"));
+        }),
+        brackets: BRACKETS
+            .iter()
+            .map(|&n| {
+                let text = brackets(n);
+                (n, median(batch, || drop(black_box(parse(&text)))))
+            })
+            .collect(),
+    }
+}
+
+fn summary() {
+    let inputs = corpus();
+    let bytes: usize = inputs.iter().map(String::len).sum();
+    let reply = reply(5 << 20);
+    let m = medians(&inputs, &reply);
+    let mb_per_s = |bytes: usize, d: Duration| bytes as f64 / d.as_secs_f64() / 1e6;
+    println!("\nmedians (11 batches of about 200 ms, same process):");
+    println!(
+        "  corpus, {} inputs, {bytes} bytes: {:?} per pass ({:.1} MB/s)",
+        inputs.len(),
+        m.corpus,
+        mb_per_s(bytes, m.corpus)
+    );
+    println!(
+        "  reply, {} bytes: {:?} ({:.1} MB/s)",
+        reply.len(),
+        m.reply,
+        mb_per_s(reply.len(), m.reply)
+    );
+    for (n, d) in &m.brackets {
+        println!(
+            "  {n} unclosed `[`: {d:?} ({:.2} ns per byte)",
+            d.as_nanos() as f64 / *n as f64
+        );
+    }
+}
+
+/// Writes the inputs, toolschema's result on the reply and its medians to `dir`.
+fn export(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("the export directory");
+    let inputs = corpus();
+    let reply = reply(5 << 20);
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    };
+    write(
+        "corpus.json",
+        &serde_json::to_string(&inputs).expect("JSON"),
+    );
+    write("reply.txt", &reply);
+    let parsed = parse(&reply).expect("the reply parses");
+    write("reply.toolschema.json", &parsed.to_string());
+    let m = medians(&inputs, &reply);
+    let seconds = json!({
+        "corpus": m.corpus.as_secs_f64(),
+        "reply": m.reply.as_secs_f64(),
+        "brackets": m.brackets.iter().map(|(n, d)| json!([n, d.as_secs_f64()])).collect::<Vec<_>>(),
+    });
+    write("toolschema.json", &seconds.to_string());
+    println!(
+        "wrote the inputs and toolschema's medians to {}",
+        dir.display()
+    );
+}
+
+criterion_group!(criterion_benches, benches);
+
+fn main() {
+    if let Some(dir) = std::env::var_os("TOOLSCHEMA_BENCH_EXPORT") {
+        export(Path::new(&dir));
+        return;
+    }
+    criterion_benches();
+    Criterion::default().configure_from_args().final_summary();
+    summary();
+}

@@ -1,0 +1,371 @@
+//! Strings as models write them: any quotes, missing or stray quotes, escapes, strings
+//! joined with `+`.
+
+use serde_json::Value;
+
+use super::{Failure, FixKind, Repairer, is_delimiter};
+
+/// Where a string missing its end quote is taken to end: not at `:` or parentheses,
+/// which prose inside strings is full of.
+fn ends_unquoted(c: char) -> bool {
+    matches!(c, ',' | '[' | ']' | '{' | '}' | '\n' | '+' | '/')
+}
+
+/// `before`, a prefix of `text`, without the `/* … */` comments at its end; `opens` are
+/// the offsets, in order, where `/*` opened in the string being read.
+fn without_comments<'t>(text: &'t str, mut before: &'t str, opens: &[usize]) -> &'t str {
+    let mut k = opens.len();
+    while before.ends_with("*/") {
+        // The last `/*` that ends before this `*/` starts.
+        while k > 0 && opens[k - 1] + 4 > before.len() {
+            k -= 1;
+        }
+        let Some(i) = k.checked_sub(1) else { break };
+        k = i;
+        before = text[..opens[i]].trim_end();
+    }
+    before
+}
+
+/// Where a string that lost its end quote stops.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Stop {
+    /// At its end quote.
+    Quote,
+    /// At the first delimiter (`["hello, world]`).
+    Delimiter,
+    /// At a given offset: the last delimiter before a quote that cannot end it.
+    At(usize),
+}
+
+fn is_double_quote_like(c: char) -> bool {
+    matches!(c, '"' | '“' | '”' | '„' | '‟' | '″' | '＂')
+}
+
+fn is_single_quote_like(c: char) -> bool {
+    matches!(c, '\'' | '‘' | '’' | '‚' | '‛' | '′' | '`' | '´')
+}
+
+/// A byte of a string that needs no decision: printable ASCII that is no quote, escape,
+/// bracket, delimiter or comment start. (Every byte of a multi-byte character needs a
+/// look, as some are quotes.)
+fn is_plain(b: u8) -> bool {
+    (b' '..0x7f).contains(&b) && !b"\"'`\\()[]{}/,+".contains(&b)
+}
+
+/// The kind of quote a string opens with, which decides the quotes that end it: `"`,
+/// `'`, other single quotes, other double quotes.
+fn quote_kind(open: char) -> usize {
+    match open {
+        '"' => 0,
+        '\'' => 1,
+        c if is_single_quote_like(c) => 2,
+        _ => 3,
+    }
+}
+
+pub(super) fn is_quote(c: char) -> bool {
+    is_double_quote_like(c) || is_single_quote_like(c)
+}
+
+impl Repairer<'_> {
+    /// A quoted string, in any quotes, with the strings joined to it by `+`. `None` when
+    /// the text ends inside an escape that cannot be read (`"\u26`).
+    pub(super) fn string(&mut self, stop: Stop) -> Result<Option<Value>, Failure> {
+        let Some(first) = self.quoted(stop)? else {
+            return Ok(None);
+        };
+        Ok(Some(Value::String(self.concatenated(first)?)))
+    }
+
+    /// One quoted string, in any quotes.
+    ///
+    /// A quote counts as the end of the string when what follows can follow a value;
+    /// otherwise it is a quote inside the string, unless a delimiter precedes it, in which
+    /// case the real end quote is missing and the string is read again, ending at that
+    /// delimiter.
+    fn quoted(&mut self, stop: Stop) -> Result<Option<String>, Failure> {
+        let begin = self.pos;
+        let fixes_before = self.fixes.len();
+        // `\"text\"`: quotes escaped outside a string.
+        let escaped_quotes = self.peek() == Some('\\');
+        if escaped_quotes {
+            self.bump();
+        }
+        let Some(open) = self.bump() else {
+            return Ok(None);
+        };
+        let ends = |c: char| {
+            if open == '"' {
+                c == '"'
+            } else if open == '\'' {
+                c == '\''
+            } else if is_single_quote_like(open) {
+                is_single_quote_like(c)
+            } else {
+                is_double_quote_like(c)
+            }
+        };
+        let kind = quote_kind(open);
+        // A string in these quotes already ran to the end of the text, finding no end
+        // quote among the later quotes of its kind, and was read again up to a delimiter.
+        // Later strings in these quotes are read that way at once: each would otherwise
+        // read to the end of the text again, which makes the work quadratic.
+        let stop = match stop {
+            Stop::Quote if self.unterminated[kind] => Stop::Delimiter,
+            stop => stop,
+        };
+        if open == '\'' {
+            self.fix(FixKind::SingleQuotes, begin);
+        } else if open != '"' {
+            self.fix(FixKind::SmartQuotes, begin);
+        }
+        let mut out = String::new();
+        // Unclosed `(`, `[` and `{` in the string so far, and where `/*` opened in it: read
+        // as the string goes, so deciding whether a quote ends it takes constant time.
+        let mut parens = 0usize;
+        let (mut squares, mut curlies) = (0isize, 0isize);
+        let mut comment_opens = Vec::new();
+        loop {
+            if let Stop::At(limit) = stop
+                && self.pos >= limit
+            {
+                let kept = out.trim_end().len();
+                out.truncate(kept);
+                self.fix(FixKind::ClosedString, self.pos);
+                return Ok(Some(out));
+            }
+            // Copy a run of characters that need no decision at once.
+            let rest = &self.text.as_bytes()[self.pos..];
+            let mut plain = rest
+                .iter()
+                .position(|&b| !is_plain(b))
+                .unwrap_or(rest.len());
+            if let Stop::At(limit) = stop {
+                plain = plain.min(limit - self.pos);
+            }
+            if plain > 0 {
+                out.push_str(&self.text[self.pos..self.pos + plain]);
+                self.pos += plain;
+                continue;
+            }
+            let Some(c) = self.peek() else {
+                // The text ends inside the string.
+                // A closing bracket at the very end that the string did not open closes
+                // the document (`["abc]`): the end quote is missing, and the string is
+                // read again, ending at its first delimiter. Otherwise the reply was cut
+                // off inside the string (`["Hello, wor` or `["Hello,`).
+                let last = self.text[begin..].trim_end().chars().last();
+                let closes_document = match last {
+                    Some(']') => squares < 0,
+                    Some('}') => curlies < 0,
+                    _ => false,
+                };
+                if stop == Stop::Quote && closes_document {
+                    self.unterminated[kind] = true;
+                    return self.retry_string(begin, fixes_before, Stop::Delimiter);
+                }
+                let kept = out.trim_end().len();
+                out.truncate(kept);
+                self.fix(FixKind::ClosedString, self.pos);
+                return Ok(Some(out));
+            };
+            if ends(c) {
+                let quote_at = self.pos;
+                self.bump();
+                let after_quote = self.pos;
+                let fixes_at_quote = self.fixes.len();
+                self.skip_blank_on_line();
+                let next = self.peek();
+                // `"(5'3")"`: a `)` after the quote closes a parenthesis of the string.
+                let closes_paren = next == Some(')') && parens > 0;
+                if stop != Stop::Quote
+                    || (!closes_paren
+                        && next
+                            .is_none_or(|n| is_delimiter(n) || is_quote(n) || n.is_ascii_digit()))
+                {
+                    return Ok(Some(out));
+                }
+                // Look past comments right before the quote.
+                let text = self.text;
+                let before = without_comments(text, text[..quote_at].trim_end(), &comment_opens);
+                if let Some(b) = before.chars().last()
+                    && is_delimiter(b)
+                    && before.len() > begin + open.len_utf8()
+                {
+                    // Not the end quote: one is missing before the delimiter, and before
+                    // comments right before it (`"abc/* c */+"def"`).
+                    let cut = text[..before.len() - b.len_utf8()].trim_end();
+                    let limit = without_comments(text, cut, &comment_opens).len();
+                    return self.retry_string(begin, fixes_before, Stop::At(limit));
+                }
+                // A quote inside the string: keep it and read on.
+                self.fixes.truncate(fixes_at_quote);
+                self.pos = after_quote;
+                self.fix(FixKind::UnescapedQuote, quote_at);
+                out.push(c);
+                continue;
+            }
+            if stop == Stop::Delimiter && ends_unquoted(c) {
+                // A URL keeps its slashes: `"https://example.com/a`.
+                if c == '/' && self.url_start(&out) {
+                    while let Some(u) = self.peek() {
+                        if !(u.is_ascii_alphanumeric() || "-._~:/?#@!$&'()*+;=%".contains(u)) {
+                            break;
+                        }
+                        out.push(u);
+                        self.bump();
+                    }
+                    continue;
+                }
+                let kept = out.trim_end().len();
+                out.truncate(kept);
+                self.fix(FixKind::ClosedString, self.pos);
+                return Ok(Some(out));
+            }
+            if escaped_quotes && c == '\\' && self.peek_at(1).is_some_and(ends) {
+                // `\"text\"`: the escaped quote may be the end quote.
+                self.bump();
+                continue;
+            }
+            if c == '\\' {
+                let at = self.pos;
+                self.bump();
+                match self.bump() {
+                    None => {
+                        self.fix(FixKind::ClosedString, self.pos);
+                        return Ok(Some(out));
+                    }
+                    Some('"') => out.push('"'),
+                    Some('\\') => out.push('\\'),
+                    Some('/') => out.push('/'),
+                    Some('b') => out.push('\u{8}'),
+                    Some('f') => out.push('\u{c}'),
+                    Some('n') => out.push('\n'),
+                    Some('r') => out.push('\r'),
+                    Some('t') => out.push('\t'),
+                    Some('u') => match self.unicode_escape(at)? {
+                        Some(ch) => out.push(ch),
+                        None => {
+                            // Cut off inside \uXXXX: end the string before it.
+                            self.pos = self.text.len();
+                            self.fix(FixKind::ClosedString, at);
+                            return Ok(Some(out));
+                        }
+                    },
+                    Some(other) => {
+                        self.fix(FixKind::InvalidEscape, at);
+                        out.push(other);
+                    }
+                }
+                continue;
+            }
+            match c {
+                '(' => parens += 1,
+                ')' => parens = parens.saturating_sub(1),
+                '[' => squares += 1,
+                ']' => squares -= 1,
+                '{' => curlies += 1,
+                '}' => curlies -= 1,
+                '/' if self.peek_at(1) == Some('*') => comment_opens.push(self.pos),
+                _ if c < ' ' => self.fix(FixKind::ControlCharacter, self.pos),
+                _ => {}
+            }
+            out.push(c);
+            self.bump();
+        }
+    }
+
+    /// Whether the string read so far, with the `/` here, starts a URL (`https:/`).
+    fn url_start(&self, out: &str) -> bool {
+        self.text[self.pos..].starts_with("//")
+            && [
+                "http:", "https:", "ftp:", "mailto:", "file:", "data:", "irc:",
+            ]
+            .iter()
+            .any(|scheme| out.ends_with(scheme))
+    }
+
+    fn retry_string(
+        &mut self,
+        begin: usize,
+        fixes_before: usize,
+        stop: Stop,
+    ) -> Result<Option<String>, Failure> {
+        self.pos = begin;
+        self.fixes.truncate(fixes_before);
+        self.quoted(stop)
+    }
+
+    /// `\uXXXX` after the `\u`, joining surrogate pairs. `Ok(None)` when the text ends
+    /// inside the escape.
+    fn unicode_escape(&mut self, at: usize) -> Result<Option<char>, Failure> {
+        let Some(high) = self.hex4()? else {
+            return Ok(None);
+        };
+        if (0xD800..0xDC00).contains(&high) {
+            if self.text[self.pos..].starts_with("\\u") {
+                let save = self.pos;
+                self.pos += 2;
+                match self.hex4()? {
+                    Some(low) if (0xDC00..0xE000).contains(&low) => {
+                        let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                        return Ok(char::from_u32(code).or(Some('\u{fffd}')));
+                    }
+                    None => return Ok(None),
+                    Some(_) => self.pos = save,
+                }
+            } else if self.at_end() {
+                return Ok(None);
+            }
+            self.fix(FixKind::InvalidEscape, at);
+            return Ok(Some('\u{fffd}'));
+        }
+        Ok(Some(char::from_u32(high).unwrap_or('\u{fffd}')))
+    }
+
+    fn hex4(&mut self) -> Result<Option<u32>, Failure> {
+        let rest = &self.text[self.pos..];
+        let digits = rest
+            .bytes()
+            .take(4)
+            .take_while(u8::is_ascii_hexdigit)
+            .count();
+        if digits == 4 {
+            let code = u32::from_str_radix(&rest[..4], 16).unwrap_or(0xFFFD);
+            self.pos += 4;
+            return Ok(Some(code));
+        }
+        if digits == rest.len() {
+            return Ok(None);
+        }
+        let shown: String = rest.chars().take(4).collect();
+        self.fail(format!("invalid unicode escape \\u{shown}"))
+    }
+
+    /// `"a" + "b"` → `"ab"`: the strings after `out` joined to it, read in a loop, not by
+    /// recursion, so a long chain cannot exhaust the stack.
+    fn concatenated(&mut self, mut out: String) -> Result<String, Failure> {
+        loop {
+            let save = self.pos;
+            let fixes_before = self.fixes.len();
+            self.skip_blank();
+            let plus = self.pos;
+            if self.peek() == Some('+') {
+                self.bump();
+                self.skip_blank();
+            }
+            if self.pos == plus || !self.peek().is_some_and(is_quote) {
+                // Not a concatenation: the comments skipped are read again by the caller.
+                self.pos = save;
+                self.fixes.truncate(fixes_before);
+                return Ok(out);
+            }
+            self.fix(FixKind::ConcatenatedStrings, plus);
+            match self.quoted(Stop::Quote)? {
+                Some(more) => out.push_str(&more),
+                None => return Ok(out),
+            }
+        }
+    }
+}

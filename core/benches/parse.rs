@@ -18,9 +18,11 @@
 //! writes the inputs, toolschema's result on the 5 MB reply and toolschema's median times
 //! to `<dir>`, for `scripts/bench-json-repair` to time json_repair on the same inputs.
 
+mod support;
+
 use std::hint::black_box;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use serde_json::{Value, json};
@@ -132,27 +134,6 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-/// Median time per call of `f`, over batches of calls lasting about `batch` each.
-fn median(batch: Duration, mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    let mut per_batch = 0u32;
-    while start.elapsed() < batch {
-        f();
-        per_batch += 1;
-    }
-    let mut samples: Vec<Duration> = (0..11)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..per_batch {
-                f();
-            }
-            t.elapsed() / per_batch
-        })
-        .collect();
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
 /// The medians the ratios are made of, measured in this run.
 struct Medians {
     corpus: Duration,
@@ -163,19 +144,22 @@ struct Medians {
 fn medians(inputs: &[String], reply: &str) -> Medians {
     let batch = Duration::from_millis(200);
     Medians {
-        corpus: median(batch, || {
+        corpus: support::median(batch, 11, || {
             for input in inputs {
                 let _ = black_box(parse(input));
             }
         }),
-        reply: median(batch, || {
+        reply: support::median(batch, 11, || {
             black_box(parse(reply).expect("the reply parses"));
         }),
         brackets: BRACKETS
             .iter()
             .map(|&n| {
                 let text = brackets(n);
-                (n, median(batch, || drop(black_box(parse(&text)))))
+                (
+                    n,
+                    support::median(batch, 11, || drop(black_box(parse(&text)))),
+                )
             })
             .collect(),
     }

@@ -8,7 +8,9 @@
 //! Run with `cargo bench -p toolschema --bench strict_de`; the last lines print the
 //! ratios measured in this run.
 
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use serde::{Deserialize, Serialize};
@@ -150,27 +152,6 @@ fn routes(c: &mut Criterion) {
     }
 }
 
-/// Median time per call of `f`, over batches of calls lasting about 50 ms each.
-fn median(mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    let mut per_batch = 0u32;
-    while start.elapsed() < Duration::from_millis(50) {
-        f();
-        per_batch += 1;
-    }
-    let mut samples: Vec<Duration> = (0..15)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..per_batch {
-                f();
-            }
-            t.elapsed() / per_batch
-        })
-        .collect();
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
 /// The ratios the issue asks for, measured in this same run, and where the time goes.
 fn ratios() {
     let schema = Catalog::json_schema();
@@ -178,35 +159,35 @@ fn ratios() {
     println!("\nratios (median of 15 batches, same process):");
     for (label, size) in [("2KB", 2 * 1024), ("200KB", 200 * 1024)] {
         let text = document(size);
-        let ours = median(|| {
+        let ours = support::median(Duration::from_millis(50), 15, || {
             black_box(toolschema::from_str::<Catalog>(black_box(&text)).expect("valid"));
         });
-        let serde = median(|| {
+        let serde = support::median(Duration::from_millis(50), 15, || {
             black_box(serde_json::from_str::<Catalog>(black_box(&text)).expect("valid"));
         });
-        let route = median(|| {
+        let route = support::median(Duration::from_millis(50), 15, || {
             let value: serde_json::Value = serde_json::from_str(black_box(&text)).expect("JSON");
             assert!(validator.is_valid(&value));
             black_box(serde_json::from_value::<Catalog>(value).expect("valid"));
         });
-        let parse = median(|| {
+        let parse = support::median(Duration::from_millis(50), 15, || {
             black_box(serde_json::from_str::<serde_json::Value>(black_box(&text)).expect("JSON"));
         });
         let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
         let compiled = toolschema::Schema::of::<Catalog>();
-        let validate = median(|| {
+        let validate = support::median(Duration::from_millis(50), 15, || {
             black_box(compiled.validate(black_box(&value)).is_ok());
         });
-        let js = median(|| {
+        let js = support::median(Duration::from_millis(50), 15, || {
             black_box(validator.is_valid(black_box(&value)));
         });
-        let build = median(|| {
+        let build = support::median(Duration::from_millis(50), 15, || {
             black_box(Catalog::from_json(black_box(value.clone())).is_ok());
         });
-        let clone = median(|| {
+        let clone = support::median(Duration::from_millis(50), 15, || {
             black_box(black_box(&value).clone());
         });
-        let from_value = median(|| {
+        let from_value = support::median(Duration::from_millis(50), 15, || {
             black_box(serde_json::from_value::<Catalog>(black_box(value.clone())).is_ok());
         });
         println!(

@@ -84,6 +84,16 @@ impl Failure {
     }
 }
 
+/// Where a container's loop stands after a separator.
+enum Slot {
+    /// The container is closed.
+    Closed,
+    /// Nothing to read here; look again.
+    Skip,
+    /// A member or item starts here.
+    Next,
+}
+
 /// What reading one value gave.
 enum Read {
     /// A whole value (possibly closed at the end of the text).
@@ -272,55 +282,66 @@ impl<'a> Repairer<'a> {
         }
     }
 
+    /// Reads what stands between the members or items of a container: its closing
+    /// bracket (or, mismatched, the other kind, which closes it too), a comma (reporting
+    /// one that trails, leads or is missing) and an ellipsis.
+    fn separator(&mut self, close: char, first: &mut bool) -> Slot {
+        self.skip_blank();
+        match self.peek() {
+            None => {
+                self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
+                return Slot::Closed;
+            }
+            Some(c) if c == close => {
+                self.bump();
+                return Slot::Closed;
+            }
+            Some('}' | ']') => {
+                self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
+                self.bump();
+                return Slot::Closed;
+            }
+            _ => {}
+        }
+        if !*first {
+            if self.peek() == Some(',') {
+                let comma = self.pos;
+                self.bump();
+                self.skip_blank();
+                if matches!(self.peek(), Some('}' | ']')) {
+                    self.fix(FixKind::TrailingComma, comma);
+                    return Slot::Skip;
+                }
+                if self.at_end() {
+                    return Slot::Skip;
+                }
+            } else {
+                self.fix(FixKind::MissingComma, self.pos);
+            }
+        } else if self.peek() == Some(',') {
+            // A comma before the first member or item.
+            self.fix(FixKind::TrailingComma, self.pos);
+            self.bump();
+            return Slot::Skip;
+        }
+        *first = false;
+        self.skip_ellipsis();
+        if self.peek().is_none_or(|c| c == close) {
+            return Slot::Skip;
+        }
+        Slot::Next
+    }
+
     fn object(&mut self) -> Result<Read, Failure> {
         self.enter()?;
         self.bump(); // {
         let mut map = Map::new();
         let mut first = true;
         loop {
-            self.skip_blank();
-            match self.peek() {
-                None => {
-                    self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
-                    break;
-                }
-                Some('}') => {
-                    self.bump();
-                    break;
-                }
-                Some(']') => {
-                    // A mismatched bracket closes the object.
-                    self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
-                    self.bump();
-                    break;
-                }
-                _ => {}
-            }
-            if !first {
-                if self.peek() == Some(',') {
-                    let comma = self.pos;
-                    self.bump();
-                    self.skip_blank();
-                    if matches!(self.peek(), Some('}')) {
-                        self.fix(FixKind::TrailingComma, comma);
-                        continue;
-                    }
-                    if self.at_end() {
-                        continue;
-                    }
-                } else {
-                    self.fix(FixKind::MissingComma, self.pos);
-                }
-            } else if self.peek() == Some(',') {
-                // A comma before the first member.
-                self.fix(FixKind::TrailingComma, self.pos);
-                self.bump();
-                continue;
-            }
-            first = false;
-            self.skip_ellipsis();
-            if matches!(self.peek(), Some('}') | None) {
-                continue;
+            match self.separator('}', &mut first) {
+                Slot::Closed => break,
+                Slot::Skip => continue,
+                Slot::Next => {}
             }
             let key_at = self.pos;
             let key = match self.key()? {
@@ -426,44 +447,10 @@ impl<'a> Repairer<'a> {
         let mut items = Vec::new();
         let mut first = true;
         loop {
-            self.skip_blank();
-            match self.peek() {
-                None => {
-                    self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
-                    break;
-                }
-                Some(']') => {
-                    self.bump();
-                    break;
-                }
-                Some('}') => {
-                    self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
-                    self.bump();
-                    break;
-                }
-                _ => {}
-            }
-            if !first {
-                if self.peek() == Some(',') {
-                    let comma = self.pos;
-                    self.bump();
-                    self.skip_blank();
-                    if matches!(self.peek(), Some(']' | '}')) {
-                        self.fix(FixKind::TrailingComma, comma);
-                        continue;
-                    }
-                } else {
-                    self.fix(FixKind::MissingComma, self.pos);
-                }
-            } else if self.peek() == Some(',') {
-                self.fix(FixKind::TrailingComma, self.pos);
-                self.bump();
-                continue;
-            }
-            first = false;
-            self.skip_ellipsis();
-            if matches!(self.peek(), Some(']') | None) {
-                continue;
+            match self.separator(']', &mut first) {
+                Slot::Closed => break,
+                Slot::Skip => continue,
+                Slot::Next => {}
             }
             let item_at = self.pos;
             match self.value()? {

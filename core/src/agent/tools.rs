@@ -177,12 +177,13 @@ impl<P: Provider> Agent<P> {
                     arguments: Arguments::Json(v.get("arguments").cloned().unwrap_or(Value::Null)),
                 })
                 .collect();
+            // Natively the calls and results follow the provider's protocol. As text, they
+            // go back in one user message: small models copy an assistant turn that holds
+            // a call instead of answering.
             if native {
                 history.push(Message::assistant_calls(reply.text.clone(), calls.clone()));
-            } else {
-                let text: Vec<String> = values.iter().map(Value::to_string).collect();
-                history.push(Message::assistant(text.join("\n")));
             }
+            let mut report = Vec::new();
             for call in &calls {
                 let arguments = match &call.arguments {
                     Arguments::Json(v) => v.clone(),
@@ -194,7 +195,7 @@ impl<P: Provider> Agent<P> {
                     .map(|(_, _, result)| result.clone());
                 let content = match earlier {
                     Some(result) => format!(
-                        "You already called {} with these arguments; do not call it again. {result}.{next}",
+                        "You already called {} with these arguments; do not call it again. {result}.",
                         call.name
                     ),
                     None => {
@@ -207,21 +208,19 @@ impl<P: Provider> Agent<P> {
                                 format!("Error from {tool}: {error}")
                             }
                         };
-                        done.push((call.name.clone(), arguments, result.clone()));
-                        // Native tool results follow the provider's protocol; a result
-                        // written as text also says what to do next.
-                        if native {
-                            result
-                        } else {
-                            format!("{result}.{next}")
-                        }
+                        done.push((call.name.clone(), arguments.clone(), result.clone()));
+                        result
                     }
                 };
-                history.push(if native {
-                    Message::tool_result(call.id.clone(), content)
+                if native {
+                    history.push(Message::tool_result(call.id.clone(), content));
                 } else {
-                    Message::user(content)
-                });
+                    let called = serde_json::json!({ "name": call.name, "arguments": arguments });
+                    report.push(format!("You called {called}. {content}"));
+                }
+            }
+            if !report.is_empty() {
+                history.push(Message::user(format!("{}{next}", report.join("\n"))));
             }
         }
         Err(AskError::StepLimit {

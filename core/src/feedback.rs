@@ -310,7 +310,12 @@ impl RepairPrompt {
             add("Your reply was cut off; answer more briefly.".into());
         }
         // The violation says what the reply is; the hint says what to send instead.
-        if self.error.violations().iter().any(|v| *v.kind() == ViolationKind::SchemaEchoed) {
+        if self
+            .error
+            .violations()
+            .iter()
+            .any(|v| *v.kind() == ViolationKind::SchemaEchoed)
+        {
             add("Do not send the schema back: send data, with the field values filled in from the request.".into());
         }
         let no_json = !self.reply.contains(['{', '['])

@@ -254,6 +254,23 @@ async fn a_400_on_json_schema_falls_back_to_json_object_under_auto() {
 }
 
 #[tokio::test]
+async fn a_fallback_is_remembered_for_the_next_ask_of_the_same_type() {
+    let rejected = ResponseTemplate::new(400).set_body_string("no json_schema here");
+    let (server, provider) = openai(vec![rejected, chat(ANN), chat(ANN)]).await;
+    let agent = Agent::new(provider).backoff(FAST);
+    let first: Person = agent.ask("Ann is 31.").await.expect("a person");
+    let second: Person = agent.ask("Ann is 31.").await.expect("a person");
+    assert_eq!((first, second), (ann(), ann()));
+    let modes: Vec<serde_json::Value> = bodies(&server)
+        .await
+        .iter()
+        .map(|b| b["response_format"]["type"].clone())
+        .collect();
+    // The second ask does not pay the 400 again.
+    assert_eq!(modes, ["json_schema", "json_object", "json_object"]);
+}
+
+#[tokio::test]
 async fn a_400_in_a_forced_mode_is_an_error() {
     let rejected = ResponseTemplate::new(400).set_body_string("no json_schema here");
     let (server, provider) = openai(vec![rejected]).await;

@@ -74,6 +74,9 @@ pub struct Agent<P> {
     max_reply_chars: usize,
     listener: Option<Listener>,
     counters: Arc<Counters>,
+    /// Under `Mode::Auto`, how many of the provider's modes each target has had to skip:
+    /// later asks for the same type start where the last one ended.
+    skipped_modes: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
 }
 
 impl<P: Provider> Agent<P> {
@@ -95,6 +98,7 @@ impl<P: Provider> Agent<P> {
             max_reply_chars: 2_000,
             listener: None,
             counters: Arc::default(),
+            skipped_modes: Arc::default(),
         }
     }
 
@@ -271,7 +275,11 @@ impl<P: Provider> Agent<P> {
     ) -> Result<(Vec<Value>, Reply, usize, bool, Usage), AskError> {
         let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
         let mut modes: Vec<Mode> = match self.mode {
-            Mode::Auto => self.provider.auto_modes().to_vec(),
+            Mode::Auto => {
+                let all = self.provider.auto_modes();
+                let skip = self.skipped(&target.name).min(all.len().saturating_sub(1));
+                all[skip..].to_vec()
+            }
             fixed => vec![fixed],
         };
         let mut attempts: Vec<Attempt> = Vec::new();
@@ -295,7 +303,7 @@ impl<P: Provider> Agent<P> {
             let (mut request, shaped) = match target.request(mode, messages, dialect) {
                 Ok(built) => built,
                 Err(reason) if modes.len() > 1 => {
-                    self.fall_back(&mut modes, reason);
+                    self.fall_back(&target.name, &mut modes, reason);
                     attempt -= 1;
                     continue;
                 }
@@ -320,7 +328,7 @@ impl<P: Provider> Agent<P> {
                 Err(CallError::Provider(error))
                     if error.rejects_mode() && self.mode == Mode::Auto && modes.len() > 1 =>
                 {
-                    self.fall_back(&mut modes, error.to_string());
+                    self.fall_back(&target.name, &mut modes, error.to_string());
                     repair_messages = None;
                     attempt -= 1;
                     continue;
@@ -345,7 +353,7 @@ impl<P: Provider> Agent<P> {
                 && modes.len() > 1
                 && read::call_as_text(&reply, &raw)
             {
-                self.fall_back(&mut modes, TEXT_CALL.into());
+                self.fall_back(&target.name, &mut modes, TEXT_CALL.into());
             }
             let record = |error: Option<Error>| Attempt {
                 number: attempt,
@@ -422,12 +430,21 @@ impl<P: Provider> Agent<P> {
         })
     }
 
-    fn fall_back(&self, modes: &mut Vec<Mode>, reason: String) {
+    fn fall_back(&self, target: &str, modes: &mut Vec<Mode>, reason: String) {
         let from = modes.remove(0);
         if let Some(&to) = modes.first() {
             warn!(%from, %to, %reason, "mode fallback");
+            if self.mode == Mode::Auto {
+                let mut skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
+                *skipped.entry(target.to_owned()).or_default() += 1;
+            }
             self.emit(Event::ModeFallback { from, to, reason });
         }
+    }
+
+    fn skipped(&self, target: &str) -> usize {
+        let skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
+        skipped.get(target).copied().unwrap_or(0)
     }
 
     /// The first messages of an ask: system prompt with the shape, history, the request.

@@ -649,7 +649,11 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         children: Vec<Tree>,
     }
     let deep = "{\"children\":[".repeat(50_000) + &"]}".repeat(50_000);
-    assert!(toolschema::from_str::<Tree>(&deep).is_err());
+    let err = toolschema::from_str::<Tree>(&deep).unwrap_err();
+    assert!(
+        matches!(err.violations()[0].kind(), ViolationKind::Syntax { message, .. } if message.contains("recursion limit")),
+        "{err}"
+    );
 }
 
 #[test]

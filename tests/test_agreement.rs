@@ -28,7 +28,7 @@ use toolschema::ToolSchema;
 // The types.
 
 /// Structs with `Option`, `Vec`, maps and nested structs.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Order {
     customer: String,
     note: Option<String>,
@@ -37,7 +37,7 @@ struct Order {
     shipping: Option<Address>,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Line {
     #[schema(pattern = "^[A-Z]-[0-9]{1,3}$")]
     sku: String,
@@ -45,7 +45,7 @@ struct Line {
     quantity: u8,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Address {
     street: String,
     #[schema(length(min = 2, max = 2))]
@@ -54,7 +54,7 @@ struct Address {
 }
 
 /// Every integer width, to its bounds.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Integers {
     a: i8,
     b: i16,
@@ -71,7 +71,7 @@ struct Integers {
 }
 
 /// Floats and characters.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Floats {
     single: f32,
     double: f64,
@@ -81,7 +81,7 @@ struct Floats {
 }
 
 /// Tuples, fixed-size arrays and a tuple struct.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Shapes {
     pair: (u8, String),
     triple: (bool, i16, char),
@@ -89,11 +89,11 @@ struct Shapes {
     corner: Point,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Point(i32, i32);
 
 /// Sets: `uniqueItems`.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Sets {
     words: HashSet<String>,
     small: BTreeSet<u8>,
@@ -103,7 +103,7 @@ struct Sets {
 }
 
 /// `serde_json::Value` fields accept anything.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Envelope {
     id: u32,
     payload: Value,
@@ -112,7 +112,7 @@ struct Envelope {
 }
 
 /// Unit-only enums with `rename_all`, at the root and in fields.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(rename_all = "kebab-case")]
 enum Color {
     DeepRed,
@@ -120,7 +120,7 @@ enum Color {
     Black,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 enum Priority {
     Low,
@@ -128,7 +128,7 @@ enum Priority {
     VeryUrgent,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Palette {
     primary: Color,
     fallback: Option<Color>,
@@ -136,7 +136,7 @@ struct Palette {
 }
 
 /// serde's default, external tagging.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 enum Figure {
     Circle { radius: f64 },
     Rect(u16, u16),
@@ -145,7 +145,7 @@ enum Figure {
 }
 
 /// Internal tagging.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum Event {
     Click { x: i32, y: i32 },
@@ -153,14 +153,14 @@ enum Event {
     Close,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct KeyPress {
     key: char,
     shift: Option<bool>,
 }
 
 /// Adjacent tagging.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(tag = "t", content = "c")]
 enum Message {
     Text(String),
@@ -170,7 +170,7 @@ enum Message {
 }
 
 /// Untagged: the first alternative that matches.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(untagged)]
 enum Scalar {
     Int(i64),
@@ -181,7 +181,7 @@ enum Scalar {
 }
 
 /// A tool union: tool calls and a direct answer.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 enum Step {
     /// Look up the weather.
     #[tool]
@@ -194,14 +194,14 @@ enum Step {
     Answer(String),
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct GetWeather {
     city: String,
     unit: Option<Color>,
 }
 
 /// Generics.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Page<T> {
     items: Vec<T>,
     next: Option<String>,
@@ -210,7 +210,7 @@ struct Page<T> {
 }
 
 /// A recursive type.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Tree {
     label: String,
     children: Vec<Tree>,
@@ -218,7 +218,7 @@ struct Tree {
 }
 
 /// `#[serde(default)]` on fields and on a container, and `alias`.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Settings {
     #[serde(default)]
     retries: u8,
@@ -235,7 +235,7 @@ fn default_name() -> String {
     "anonymous".into()
 }
 
-#[derive(ToolSchema, Debug, Default)]
+#[derive(ToolSchema, Debug, PartialEq, Default)]
 #[serde(default)]
 struct Defaults {
     verbose: bool,
@@ -243,7 +243,7 @@ struct Defaults {
 }
 
 /// `flatten`, of a struct and of a map.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Flat {
     id: u32,
     #[serde(flatten)]
@@ -252,7 +252,7 @@ struct Flat {
     rest: HashMap<String, i32>,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Meta {
     author: String,
     #[serde(alias = "rev")]
@@ -260,7 +260,7 @@ struct Meta {
 }
 
 /// `#[schema(range/length/pattern/format)]` constraints.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Constrained {
     #[schema(range(min = -5, max = 5))]
     offset: i32,
@@ -281,7 +281,7 @@ struct Constrained {
 }
 
 /// `transparent` and newtype structs.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Wrapped {
     id: UserId,
     length: Meters,
@@ -289,42 +289,42 @@ struct Wrapped {
     maybe: Option<UserId>,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(transparent)]
 struct UserId {
     id: u64,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Meters(f64);
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Code(#[schema(pattern = "^[A-Z]{3}$")] String);
 
 /// `\d` in a pattern. JSON Schema patterns are ECMA-262 regular expressions, where `\d`
 /// is `[0-9]`.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Digits {
     #[schema(pattern = r"^\d{3}$")]
     code: String,
 }
 
 /// `\w` in a pattern: `[A-Za-z0-9_]` in ECMA-262.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Word {
     #[schema(pattern = r"^\w+$")]
     word: String,
 }
 
 /// `\s` in a pattern: in ECMA-262, its whitespace (with U+FEFF) and line terminators.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct FullName {
     #[schema(pattern = r"^[a-z]+\s[a-z]+$")]
     name: String,
 }
 
 /// A recursive, internally tagged enum.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(tag = "op", rename_all = "lowercase")]
 enum Expr {
     Num { value: i64 },
@@ -333,13 +333,13 @@ enum Expr {
     Var(Variable),
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Variable {
     name: String,
 }
 
 /// Untagged alternatives that overlap: the first that matches wins.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(untagged)]
 enum Amount {
     Small(u8),
@@ -353,7 +353,7 @@ enum Amount {
 
 /// Odds and ends: renames, a skipped field, nested options and collections, unit types,
 /// a wide tuple, constraints on a newtype and on an optional collection.
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 #[serde(rename_all = "camelCase")]
 struct Misc {
     #[serde(rename = "ID")]
@@ -374,7 +374,7 @@ struct Misc {
     few: Option<Vec<bool>>,
 }
 
-#[derive(ToolSchema, Debug)]
+#[derive(ToolSchema, Debug, PartialEq)]
 struct Marker;
 
 // ---------------------------------------------------------------------------------------
@@ -388,21 +388,29 @@ fn cases() -> u32 {
         .unwrap_or(2_000)
 }
 
-/// Generates values for `T`'s schema and checks that the `jsonschema` crate and
-/// `toolschema::from_value` agree on each; then that both verdicts were common enough
-/// for the agreement to mean something.
-fn agreement<T: ToolSchema>(type_name: &str) {
+/// Generates values for `T`'s schema and checks that the `jsonschema` crate,
+/// `toolschema::from_value` and `toolschema::from_str` agree on each, and that the
+/// streaming fast path of `from_str` accepts nothing the schema rejects and builds the same
+/// value as the slow path; then that both verdicts were common enough for the agreement
+/// to mean something.
+fn agreement<T: ToolSchema + PartialEq + std::fmt::Debug>(type_name: &str) {
     let schema = T::json_schema();
     assert!(
         jsonschema::meta::is_valid(&schema),
         "{type_name}: the schema is not valid draft 2020-12:\n{schema:#}"
     );
-    let Tally { accepted, rejected } = match compare::<T>(type_name, &schema, cases()) {
+    let Tally {
+        accepted,
+        rejected,
+        fast,
+    } = match compare::<T>(type_name, &schema, cases()) {
         Ok(tally) => tally,
         Err(report) => panic!("{report}\nschema: {schema}"),
     };
     let total = accepted + rejected;
-    eprintln!("{type_name}: {accepted} accepted, {rejected} rejected, all agreed");
+    eprintln!(
+        "{type_name}: {accepted} accepted ({fast} on the fast path), {rejected} rejected, all agreed"
+    );
     assert!(
         accepted * 10 >= total && rejected * 10 >= total,
         "{type_name}: {accepted} values accepted and {rejected} rejected; \
@@ -413,16 +421,23 @@ fn agreement<T: ToolSchema>(type_name: &str) {
 struct Tally {
     accepted: usize,
     rejected: usize,
+    /// Accepted values the fast path of `from_str` took on its own.
+    fast: usize,
 }
 
 /// Runs the values generated for `schema` through the `jsonschema` crate (on `schema`)
-/// and through `toolschema::from_value::<T>`; `Err` reports the smallest value they
-/// disagree on.
-fn compare<T: ToolSchema>(type_name: &str, schema: &Value, cases: u32) -> Result<Tally, String> {
+/// and through `toolschema::from_value::<T>`, `toolschema::from_str::<T>` and the fast
+/// path alone; `Err` reports the smallest value they disagree on.
+fn compare<T: ToolSchema + PartialEq + std::fmt::Debug>(
+    type_name: &str,
+    schema: &Value,
+    cases: u32,
+) -> Result<Tally, String> {
     let validator = jsonschema::validator_for(schema)
         .map_err(|e| format!("{type_name}: jsonschema cannot compile the schema: {e}"))?;
     let accepted = AtomicUsize::new(0);
     let rejected = AtomicUsize::new(0);
+    let fast = AtomicUsize::new(0);
     let config = Config {
         cases,
         failure_persistence: None,
@@ -432,9 +447,21 @@ fn compare<T: ToolSchema>(type_name: &str, schema: &Value, cases: u32) -> Result
     let result = runner.run(&toolschema_tests::values(schema), |value| {
         let by_schema = validator.is_valid(&value);
         let by_toolschema = toolschema::from_value::<T>(value.clone());
-        if by_schema == by_toolschema.is_ok() {
+        let text = value.to_string();
+        let by_text = toolschema::from_str::<T>(&text);
+        let by_fast_path = toolschema::__private::fast_from_str::<T>(&text);
+        let text_agrees = by_text.is_ok() == by_toolschema.is_ok()
+            && by_text.as_ref().ok() == by_toolschema.as_ref().ok();
+        // The fast path may give up on a valid value (the slow path then reads it), but
+        // what it accepts must be valid and equal to what the slow path builds.
+        let fast_agrees =
+            by_fast_path.is_none() || by_toolschema.as_ref().ok() == by_fast_path.as_ref();
+        if by_schema == by_toolschema.is_ok() && text_agrees && fast_agrees {
             let counter = if by_schema { &accepted } else { &rejected };
             counter.fetch_add(1, Ordering::Relaxed);
+            if by_fast_path.is_some() {
+                fast.fetch_add(1, Ordering::Relaxed);
+            }
             return Ok(());
         }
         let mut report = format!(
@@ -445,18 +472,30 @@ fn compare<T: ToolSchema>(type_name: &str, schema: &Value, cases: u32) -> Result
         for error in validator.iter_errors(&value) {
             let _ = writeln!(report, "    {}: {error}", error.instance_path());
         }
-        let _ = writeln!(report, "  toolschema: {}", verdict(by_toolschema.is_ok()));
+        let _ = writeln!(
+            report,
+            "  toolschema::from_value: {}",
+            verdict(by_toolschema.is_ok())
+        );
         if let Err(err) = &by_toolschema {
             for violation in err.violations() {
                 let _ = writeln!(report, "    {violation} ({:?})", violation.kind());
             }
         }
+        let _ = writeln!(
+            report,
+            "  toolschema::from_str: {:?}\n  fast path: {:?}\n  from_value built: {:?}",
+            by_text.map_err(|e| e.to_string()),
+            by_fast_path,
+            by_toolschema.ok(),
+        );
         Err(TestCaseError::fail(report))
     });
     match result {
         Ok(()) => Ok(Tally {
             accepted: accepted.into_inner(),
             rejected: rejected.into_inner(),
+            fast: fast.into_inner(),
         }),
         Err(failure) => Err(failure.to_string()),
     }
@@ -558,7 +597,10 @@ fn a_tampered_schema_is_caught() {
 
 /// Whether the values expose a change to `T`'s schema at `pointer`: `Some(value)` sets
 /// it, `None` removes it.
-fn tampered<T: ToolSchema>(pointer: &str, change: Option<Value>) -> bool {
+fn tampered<T: ToolSchema + PartialEq + std::fmt::Debug>(
+    pointer: &str,
+    change: Option<Value>,
+) -> bool {
     let mut schema = T::json_schema();
     match change {
         Some(value) => {

@@ -79,6 +79,7 @@ pub mod provider;
 pub mod render;
 pub mod repair;
 mod schema;
+mod strict;
 mod validate;
 
 #[doc(hidden)]
@@ -126,6 +127,9 @@ use serde_json::Value;
 /// assert!(matches!(err.violations()[0].kind(), ViolationKind::Syntax { line: 1, column: 12, .. }));
 /// ```
 pub fn from_str<T: ToolSchema>(text: &str) -> Result<T, Error> {
+    if let Some(value) = strict::from_str(text) {
+        return Ok(value);
+    }
     let value: Value = serde_json::from_str(text).map_err(syntax_error)?;
     from_value(value)
 }

@@ -5,7 +5,19 @@
 
 use std::borrow::Cow;
 
+pub use serde;
 pub use serde_json::{Map, Number, Value, json};
+
+pub use crate::strict::{
+    Check, Checked, FirstKey, Key, Limit, Strict, TagKey, checked_value, end_of_map, end_of_seq,
+    item, reject, rest_through_value, tagged_through_value, through_value,
+};
+
+/// Reads `T` on the strict deserializer's fast path only: `None` where it gives up.
+/// For the agreement test, which holds this path to the schema on its own.
+pub fn fast_from_str<T: ToolSchema>(text: &str) -> Option<T> {
+    crate::strict::from_str(text)
+}
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};

@@ -5,11 +5,17 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
 
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use super::{Generator, Node, ToolSchema, Types};
 use crate::__private::{Items, expect_array, expect_object, wrong_shape};
 use crate::Error;
+use crate::strict::{MapVisitor, OptionVisitor, SeqVisitor, Strict, end_of_seq, item, reject};
 
 impl ToolSchema for String {
     fn schema_name() -> Cow<'static, str> {
@@ -23,6 +29,9 @@ impl ToolSchema for String {
             Value::String(s) => Ok(s),
             other => Err(wrong_shape("a string", &other)),
         }
+    }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)
     }
 }
 
@@ -44,6 +53,9 @@ impl ToolSchema for char {
             _ => Err(wrong_shape("a single character", &value)),
         }
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        char::deserialize(d)
+    }
 }
 
 impl ToolSchema for bool {
@@ -57,6 +69,9 @@ impl ToolSchema for bool {
         value
             .as_bool()
             .ok_or_else(|| wrong_shape("a boolean", &value))
+    }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        bool::deserialize(d)
     }
 }
 
@@ -72,6 +87,9 @@ impl ToolSchema for () {
             .is_null()
             .then_some(())
             .ok_or_else(|| wrong_shape("null", &value))
+    }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <()>::deserialize(d)
     }
 }
 
@@ -106,6 +124,14 @@ macro_rules! integers {
                     .and_then(|i| <$t>::try_from(i).ok())
                     .ok_or_else(|| wrong_shape(concat!("an integer that fits ", stringify!($t)), &value))
             }
+            fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                // serde takes integers only (`3.0` goes to the slow path) and checks the
+                // type's range; 128-bit types are held to the schema's narrower one.
+                let n = <$t>::deserialize(d)?;
+                let within = i128::try_from(n)
+                    .is_ok_and(|i| ($min as i128..=$max as i128).contains(&i));
+                if within { Ok(n) } else { Err(reject()) }
+            }
         }
     )*};
 }
@@ -139,6 +165,9 @@ impl ToolSchema for f64 {
             .as_f64()
             .ok_or_else(|| wrong_shape("a number", &value))
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        f64::deserialize(d)
+    }
 }
 
 impl ToolSchema for f32 {
@@ -159,6 +188,15 @@ impl ToolSchema for f32 {
             _ => Err(wrong_shape("a number that fits f32", &value)),
         }
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Read as f64 and held to the schema's bounds, which `as f32` would round into.
+        let f = f64::deserialize(d)?;
+        if f.abs() <= f64::from(f32::MAX) {
+            Ok(f as f32)
+        } else {
+            Err(reject())
+        }
+    }
 }
 
 impl<T: ToolSchema> ToolSchema for Option<T> {
@@ -173,6 +211,9 @@ impl<T: ToolSchema> ToolSchema for Option<T> {
             Value::Null => Ok(None),
             other => T::from_json(other).map(Some),
         }
+    }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_option(OptionVisitor::new())
     }
     fn when_missing() -> Option<Self> {
         Some(None)
@@ -219,6 +260,9 @@ macro_rules! forward {
             fn from_json(value: Value) -> Result<Self, Error> {
                 T::from_json(value).map($wrapper::new)
             }
+            fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                T::deserialize_strict(d).map($wrapper::new)
+            }
             fn when_missing() -> Option<Self> {
                 T::when_missing().map($wrapper::new)
             }
@@ -247,6 +291,9 @@ macro_rules! sequences {
             fn from_json(value: Value) -> Result<Self, Error> {
                 expect_array(value)?.into_iter().map(T::from_json).collect()
             }
+            fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_seq(SeqVisitor::<Self, T>::new())
+            }
         }
     )*};
 }
@@ -270,6 +317,9 @@ impl<T: ToolSchema + Eq + Hash, S: BuildHasher + Default + 'static> ToolSchema f
     fn from_json(value: Value) -> Result<Self, Error> {
         expect_array(value)?.into_iter().map(T::from_json).collect()
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_seq(SeqVisitor::<Self, T>::new())
+    }
 }
 
 impl<T: ToolSchema, const N: usize> ToolSchema for [T; N] {
@@ -291,6 +341,10 @@ impl<T: ToolSchema, const N: usize> ToolSchema for [T; N] {
         items
             .try_into()
             .map_err(|_| Error::internal(format!("expected exactly {N} items")))
+    }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let items = d.deserialize_seq(SeqVisitor::<Vec<T>, T>::new())?;
+        items.try_into().map_err(|_| reject())
     }
 }
 
@@ -314,6 +368,9 @@ impl<V: ToolSchema, S: BuildHasher + Default + 'static> ToolSchema for HashMap<S
             .map(|(k, v)| Ok((k, V::from_json(v)?)))
             .collect()
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(MapVisitor::<Self, V>::new())
+    }
 }
 
 impl<V: ToolSchema> ToolSchema for BTreeMap<String, V> {
@@ -329,6 +386,9 @@ impl<V: ToolSchema> ToolSchema for BTreeMap<String, V> {
             .map(|(k, v)| Ok((k, V::from_json(v)?)))
             .collect()
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(MapVisitor::<Self, V>::new())
+    }
 }
 
 /// Anything at all: `serde_json::Value` accepts every JSON value.
@@ -342,6 +402,9 @@ impl ToolSchema for Value {
     fn from_json(value: Value) -> Result<Self, Error> {
         Ok(value)
     }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d)
+    }
 }
 
 impl ToolSchema for Map<String, Value> {
@@ -353,6 +416,13 @@ impl ToolSchema for Map<String, Value> {
     }
     fn from_json(value: Value) -> Result<Self, Error> {
         expect_object(value)
+    }
+    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Not `Map::deserialize`, which takes `null` as an empty map.
+        match Value::deserialize(d)? {
+            Value::Object(map) => Ok(map),
+            _ => Err(reject()),
+        }
     }
 }
 
@@ -374,6 +444,21 @@ macro_rules! tuples {
             fn from_json(value: Value) -> Result<Self, Error> {
                 let mut items = Items::new(value)?;
                 Ok(($(items.take::<$name>()?,)+))
+            }
+            fn deserialize_strict<'de, De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+                struct Tuple<$($name),+>(PhantomData<fn() -> ($($name,)+)>);
+                impl<'de, $($name: ToolSchema),+> Visitor<'de> for Tuple<$($name),+> {
+                    type Value = ($($name,)+);
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        write!(f, "an array of {} items", $len)
+                    }
+                    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+                        let value = ($(item(&mut seq, Strict::<$name>::new())?,)+);
+                        end_of_seq(&mut seq)?;
+                        Ok(value)
+                    }
+                }
+                d.deserialize_seq(Tuple(PhantomData))
             }
         }
     )*};

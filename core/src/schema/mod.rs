@@ -67,6 +67,16 @@ pub trait ToolSchema: Sized + 'static {
     fn when_missing() -> Option<Self> {
         None
     }
+
+    /// Reads the value in one streaming pass, checking the schema's rules on the way; an
+    /// error only means "read it again on the slow path" (see the `strict` module). The
+    /// default reads a `Value` and checks it against the type's schema.
+    #[doc(hidden)]
+    fn deserialize_strict<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        crate::strict::through_value(deserializer)
+    }
 }
 
 /// A named definition under `$defs`.

@@ -13,8 +13,9 @@ use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
 use crate::schema::{Node, Schema};
 
+pub(crate) use compare::cmp_number;
+use compare::is_multiple_of;
 pub(crate) use compare::json_eq;
-use compare::{cmp_number, is_multiple_of};
 use describe::{describe_types, describe_value, list_values};
 
 /// How deep schemas and values may nest before validation gives up with an error.

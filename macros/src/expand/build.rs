@@ -31,7 +31,7 @@ pub fn from_json(cont: &Container) -> TokenStream {
     }
 }
 
-fn container_default_binding(default: &DefaultValue) -> TokenStream {
+pub(super) fn container_default_binding(default: &DefaultValue) -> TokenStream {
     match default {
         DefaultValue::None => quote!(),
         DefaultValue::Trait => quote!(let __default: Self = ::core::default::Default::default();),
@@ -102,7 +102,7 @@ fn value_of(f: &Field, source: TokenStream) -> TokenStream {
     }
 }
 
-fn default_of(f: &Field, container_default: bool) -> TokenStream {
+pub(super) fn default_of(f: &Field, container_default: bool) -> TokenStream {
     let member = &f.member;
     match &f.attrs.default {
         DefaultValue::Path(path) => quote!(#path()),

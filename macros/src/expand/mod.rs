@@ -1,8 +1,9 @@
-//! Writes the impl: `describe` (the schema, as builder calls) and `from_json` (the value,
-//! from JSON the schema accepted).
+//! Writes the impl: `describe` (the schema, as builder calls), `from_json` (the value,
+//! from JSON the schema accepted) and `deserialize_strict` (the fast path, streaming).
 
 mod build;
 mod schema;
+mod strict;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -34,7 +35,8 @@ fn try_expand(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
     };
     let describe = schema::describe(&cont);
     let from_json = build::from_json(&cont);
-    Ok(implement(input, &cont, describe, from_json))
+    let strict = strict::deserialize_strict(input, &cont);
+    Ok(implement(input, &cont, describe, from_json, strict))
 }
 
 fn implement(
@@ -42,6 +44,7 @@ fn implement(
     cont: &Container,
     describe: TokenStream,
     from_json: TokenStream,
+    strict: Option<TokenStream>,
 ) -> TokenStream {
     let ident = &input.ident;
     let base = ident.to_string();
@@ -68,6 +71,8 @@ fn implement(
                 fn from_json(value: ::toolschema::__private::Value) -> ::std::result::Result<Self, ::toolschema::Error> {
                     #from_json
                 }
+
+                #strict
             }
         };
     }

@@ -1,0 +1,457 @@
+//! The fast path of the strict deserializer.
+//!
+//! [`crate::from_str`] first reads the text in one streaming pass with serde, through
+//! [`ToolSchema::deserialize_strict`]: derived types check their schema's rules as they go
+//! (unknown and duplicate keys, missing fields, tags, constraints) and build the value
+//! without a `serde_json::Value` tree in between. The fast path only ever says "valid, and
+//! here is the value" or "not sure": at the first thing it does not take, it gives up,
+//! and the text is read again on the slow path, which validates a `Value` against the
+//! compiled [`Schema`] and reports every violation.
+//!
+//! So the fast path must never accept what the schema rejects, and must build the same
+//! value the slow path builds; it may reject more (`3.0` for an integer, a duplicated key,
+//! shapes it does not stream), which only costs the second reading. Shapes it does not
+//! stream (untagged enums, tool unions, flattened and bridged fields) are read into a
+//! `Value` where they start and checked there against their own schema, so one such field
+//! does not send the whole document to the slow path. The agreement test holds both
+//! paths to the `jsonschema` crate's verdicts.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use crate::schema::{Schema, ToolSchema, compile_pattern};
+use crate::validate::cmp_number;
+
+/// Reads `T` from `text` on the fast path: `None` when the fast path does not take it.
+pub(crate) fn from_str<T: ToolSchema>(text: &str) -> Option<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize_strict(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    Some(value)
+}
+
+/// The error that sends the input to the slow path. Its text is never shown: the slow
+/// path reports what is wrong.
+pub fn reject<E: de::Error>() -> E {
+    E::custom("not taken on the fast path")
+}
+
+/// The slow path for one value: validate it against `T`'s own schema, then build `T`.
+pub fn through_value<'de, T: ToolSchema, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    checked_value(value)
+}
+
+/// Builds `T` from a value read whole, if `T`'s schema accepts it.
+pub fn checked_value<T: ToolSchema, E: de::Error>(value: Value) -> Result<T, E> {
+    if !Schema::of::<T>().is_valid(&value) {
+        return Err(reject());
+    }
+    T::from_json(value).map_err(|_| reject())
+}
+
+/// Reads `T` with its strict deserializer: the seed for fields, items and map values.
+pub struct Strict<T>(PhantomData<fn() -> T>);
+
+impl<T> Strict<T> {
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Strict(PhantomData)
+    }
+}
+
+impl<'de, T: ToolSchema> DeserializeSeed<'de> for Strict<T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::deserialize_strict(deserializer)
+    }
+}
+
+/// A bound of `#[schema(range)]`, as written.
+#[derive(Debug, Clone, Copy)]
+pub enum Limit {
+    Int(i64),
+    Float(f64),
+}
+
+impl Limit {
+    /// The number the schema holds for this bound (see `__private::Field::range`).
+    fn number(self) -> Number {
+        match self {
+            Limit::Int(i) => Number::from(i),
+            Limit::Float(f) => crate::__private::float(f),
+        }
+    }
+}
+
+/// A field's own constraints (`range`, `length`, `pattern`), checked on its JSON value.
+///
+/// Written by the derive as a `static` beside the field. It checks lengths of strings,
+/// arrays and objects alike, so it is never looser than the schema, whose `length`
+/// applies to the one kind the field's type has.
+#[derive(Debug)]
+pub struct Check {
+    minimum: Option<Limit>,
+    maximum: Option<Limit>,
+    min_len: Option<usize>,
+    max_len: Option<usize>,
+    pattern: Option<&'static str>,
+    regex: OnceLock<Option<regex::Regex>>,
+}
+
+impl Check {
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Check {
+            minimum: None,
+            maximum: None,
+            min_len: None,
+            max_len: None,
+            pattern: None,
+            regex: OnceLock::new(),
+        }
+    }
+
+    pub const fn range(mut self, min: Option<Limit>, max: Option<Limit>) -> Self {
+        self.minimum = min;
+        self.maximum = max;
+        self
+    }
+
+    pub const fn length(mut self, min: Option<usize>, max: Option<usize>) -> Self {
+        self.min_len = min;
+        self.max_len = max;
+        self
+    }
+
+    pub const fn pattern(mut self, source: &'static str) -> Self {
+        self.pattern = Some(source);
+        self
+    }
+
+    fn passes(&self, value: &Value) -> bool {
+        match value {
+            Value::Number(n) => {
+                let below = self
+                    .minimum
+                    .is_some_and(|min| cmp_number(n, &min.number()).is_lt());
+                let above = self
+                    .maximum
+                    .is_some_and(|max| cmp_number(n, &max.number()).is_gt());
+                !below && !above
+            }
+            Value::String(s) => {
+                let counted = self.min_len.is_some() || self.max_len.is_some();
+                (!counted || self.len_ok(s.chars().count())) && self.matches(s)
+            }
+            Value::Array(items) => self.len_ok(items.len()),
+            Value::Object(map) => self.len_ok(map.len()),
+            Value::Null | Value::Bool(_) => true,
+        }
+    }
+
+    fn len_ok(&self, len: usize) -> bool {
+        self.min_len.is_none_or(|min| len >= min) && self.max_len.is_none_or(|max| len <= max)
+    }
+
+    fn matches(&self, s: &str) -> bool {
+        let Some(source) = self.pattern else {
+            return true;
+        };
+        // As the schema builder does: a pattern that does not compile is not in the
+        // schema (the derive rejects such patterns at compile time).
+        match self.regex.get_or_init(|| compile_pattern(source).ok()) {
+            Some(regex) => regex.is_match(s),
+            None => true,
+        }
+    }
+}
+
+/// Reads a constrained field: its JSON value is checked against the field's [`Check`],
+/// then the value is built by the type's strict deserializer.
+pub struct Checked<T> {
+    check: &'static Check,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T> Checked<T> {
+    pub const fn new(check: &'static Check) -> Self {
+        Checked {
+            check,
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: ToolSchema> DeserializeSeed<'de> for Checked<T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        if !self.check.passes(&value) {
+            return Err(reject());
+        }
+        T::deserialize_strict(value).map_err(|_| reject())
+    }
+}
+
+/// The slot of a key among a struct's fields or an enum's variants (an alias shares its
+/// field's slot); an unknown key is rejected.
+pub struct Key(pub &'static [(&'static str, usize)]);
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a known key")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .find(|(key, _)| *key == v)
+            .map(|(_, slot)| *slot)
+            .ok_or_else(reject)
+    }
+}
+
+/// The first key of an internally tagged enum's object: the tag, or another key.
+pub enum FirstKey {
+    Tag,
+    Other(String),
+}
+
+/// Reads the first key of an object, telling the tag from other keys.
+pub struct TagKey(pub &'static str);
+
+impl<'de> DeserializeSeed<'de> for TagKey {
+    type Value = FirstKey;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<FirstKey, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TagKey {
+    type Value = FirstKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FirstKey, E> {
+        Ok(if v == self.0 {
+            FirstKey::Tag
+        } else {
+            FirstKey::Other(v.to_owned())
+        })
+    }
+}
+
+/// Rejects an object with more keys than the fast path read.
+pub fn end_of_map<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    match map.next_key::<IgnoredAny>()? {
+        Some(_) => Err(reject()),
+        None => Ok(()),
+    }
+}
+
+/// Rejects an array with more items than the fast path read.
+pub fn end_of_seq<'de, A: SeqAccess<'de>>(seq: &mut A) -> Result<(), A::Error> {
+    match seq.next_element::<IgnoredAny>()? {
+        Some(_) => Err(reject()),
+        None => Ok(()),
+    }
+}
+
+/// The next item of a fixed-length array, which must be there.
+pub fn item<'de, A: SeqAccess<'de>, S: DeserializeSeed<'de>>(
+    seq: &mut A,
+    seed: S,
+) -> Result<S::Value, A::Error> {
+    seq.next_element_seed(seed)?.ok_or_else(reject)
+}
+
+/// An object whose first key was not its tag, read whole from `first` on, then checked
+/// against `T`'s schema: the slow path for this one value.
+pub fn rest_through_value<'de, T: ToolSchema, A: MapAccess<'de>>(
+    first: String,
+    mut map: A,
+) -> Result<T, A::Error> {
+    let mut object = Map::new();
+    object.insert(first, map.next_value()?);
+    while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        object.insert(key, value);
+    }
+    checked_value(Value::Object(object))
+}
+
+/// As [`rest_through_value`], for an object whose tag was read first and names a variant
+/// the fast path does not stream (a newtype variant beside an internal tag).
+pub fn tagged_through_value<'de, T: ToolSchema, A: MapAccess<'de>>(
+    tag: &str,
+    name: &str,
+    mut map: A,
+) -> Result<T, A::Error> {
+    let mut object = Map::new();
+    object.insert(tag.to_owned(), Value::from(name));
+    while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        object.insert(key, value);
+    }
+    checked_value(Value::Object(object))
+}
+
+// ---------------------------------------------------------------------------------------
+// Visitors for the standard types (`schema/impls.rs`).
+
+/// `null` or the inner value.
+pub(crate) struct OptionVisitor<T>(PhantomData<fn() -> T>);
+
+impl<T> OptionVisitor<T> {
+    pub(crate) fn new() -> Self {
+        OptionVisitor(PhantomData)
+    }
+}
+
+impl<'de, T: ToolSchema> Visitor<'de> for OptionVisitor<T> {
+    type Value = Option<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("null or a value")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        T::deserialize_strict(deserializer).map(Some)
+    }
+}
+
+/// A collection an array is read into; `push` is false for a duplicate in a set
+/// (`uniqueItems`), which the fast path rejects.
+pub(crate) trait Collection<T>: Default {
+    fn push(&mut self, item: T) -> bool;
+}
+
+impl<T> Collection<T> for Vec<T> {
+    fn push(&mut self, item: T) -> bool {
+        Vec::push(self, item);
+        true
+    }
+}
+
+impl<T> Collection<T> for VecDeque<T> {
+    fn push(&mut self, item: T) -> bool {
+        self.push_back(item);
+        true
+    }
+}
+
+impl<T: Ord> Collection<T> for BTreeSet<T> {
+    fn push(&mut self, item: T) -> bool {
+        self.insert(item)
+    }
+}
+
+impl<T: Eq + Hash, S: BuildHasher + Default> Collection<T> for HashSet<T, S> {
+    fn push(&mut self, item: T) -> bool {
+        self.insert(item)
+    }
+}
+
+/// An array, item by item.
+pub(crate) struct SeqVisitor<C, T>(PhantomData<fn() -> (C, T)>);
+
+impl<C, T> SeqVisitor<C, T> {
+    pub(crate) fn new() -> Self {
+        SeqVisitor(PhantomData)
+    }
+}
+
+impl<'de, C: Collection<T>, T: ToolSchema> Visitor<'de> for SeqVisitor<C, T> {
+    type Value = C;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<C, A::Error> {
+        let mut out = C::default();
+        while let Some(item) = seq.next_element_seed(Strict::<T>::new())? {
+            if !out.push(item) {
+                return Err(reject());
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A map keyed by strings: what an object is read into.
+pub(crate) trait StringMap<V>: Default {
+    /// False when the key was there already.
+    fn put(&mut self, key: String, value: V) -> bool;
+}
+
+impl<V, S: BuildHasher + Default> StringMap<V> for HashMap<String, V, S> {
+    fn put(&mut self, key: String, value: V) -> bool {
+        self.insert(key, value).is_none()
+    }
+}
+
+impl<V> StringMap<V> for BTreeMap<String, V> {
+    fn put(&mut self, key: String, value: V) -> bool {
+        self.insert(key, value).is_none()
+    }
+}
+
+/// An object, member by member; a key written twice sends the input to the slow path.
+pub(crate) struct MapVisitor<M, V>(PhantomData<fn() -> (M, V)>);
+
+impl<M, V> MapVisitor<M, V> {
+    pub(crate) fn new() -> Self {
+        MapVisitor(PhantomData)
+    }
+}
+
+impl<'de, M: StringMap<V>, V: ToolSchema> Visitor<'de> for MapVisitor<M, V> {
+    type Value = M;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
+        let mut out = M::default();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Strict::<V>::new())?;
+            if !out.put(key, value) {
+                return Err(reject());
+            }
+        }
+        Ok(out)
+    }
+}

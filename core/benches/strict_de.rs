@@ -5,6 +5,10 @@
 //! - `jsonschema` validation of the parsed value, then `serde_json::from_value` (the usual
 //!   way to get a checked, typed value without toolschema).
 //!
+//! `toolschema::from_str` takes the streaming fast path on valid input; the printed
+//! phases of the slow path (parse to `Value`, validate, build) are what invalid input and
+//! shapes the fast path does not stream cost.
+//!
 //! Run with `cargo bench -p toolschema --bench strict_de`; the last lines print the
 //! ratios measured in this run.
 
@@ -190,11 +194,28 @@ fn ratios() {
         let from_value = support::median(Duration::from_millis(50), 15, || {
             black_box(serde_json::from_value::<Catalog>(black_box(value.clone())).is_ok());
         });
+        // Invalid input: one product's `sku` breaks its pattern. The fast path gives up
+        // and the slow path reports every violation; the jsonschema route lists its errors.
+        let invalid = text.replacen("\"sku\":\"ABC-", "\"sku\":\"abc-", 1);
+        assert!(toolschema::from_str::<Catalog>(&invalid).is_err());
+        let ours_invalid = support::median(Duration::from_millis(50), 15, || {
+            black_box(toolschema::from_str::<Catalog>(black_box(&invalid)).is_err());
+        });
+        let route_invalid = support::median(Duration::from_millis(50), 15, || {
+            let value: serde_json::Value = serde_json::from_str(black_box(&invalid)).expect("JSON");
+            black_box(validator.iter_errors(&value).count());
+        });
         println!(
-            "  {label:>5} phases: parse to Value {parse:?}; validate: toolschema {validate:?}, jsonschema {js:?}; \
-             build from Value: toolschema {:?}, serde_json::from_value {:?}",
+            "  {label:>5} slow path (taken when the fast path gives up): parse to Value {parse:?}; \
+             validate: toolschema {validate:?}, jsonschema {js:?}; build from Value: toolschema {:?}, \
+             serde_json::from_value {:?}",
             build.saturating_sub(clone),
             from_value.saturating_sub(clone),
+        );
+        println!(
+            "  {label:>5} invalid input (one pattern broken, every violation reported): toolschema {ours_invalid:?}, \
+             jsonschema errors {route_invalid:?}; jsonschema/toolschema = {:.2}x",
+            route_invalid.as_secs_f64() / ours_invalid.as_secs_f64(),
         );
         println!(
             "  {label:>5} ({} bytes): toolschema {:?}, serde_json {:?}, jsonschema+from_value {:?}; \

@@ -203,12 +203,14 @@ impl Field {
         self
     }
 
-    /// Characters for strings, items for arrays.
+    /// Characters for strings, items for arrays, members for maps.
     pub fn length(mut self, min: Option<usize>, max: Option<usize>) -> Self {
         self.constrain(|n| {
-            let is_array = n.types.is_some_and(|t| t.contains(Types::ARRAY));
-            let (lo, hi) = if is_array {
+            let is = |kind| n.types.is_some_and(|t: Types| t.contains(kind));
+            let (lo, hi) = if is(Types::ARRAY) {
                 (&mut n.min_items, &mut n.max_items)
+            } else if is(Types::OBJECT) {
+                (&mut n.min_properties, &mut n.max_properties)
             } else {
                 (&mut n.min_length, &mut n.max_length)
             };

@@ -141,23 +141,27 @@ impl Check {
 
     fn passes(&self, value: &Value) -> bool {
         match value {
-            Value::Number(n) => {
-                let below = self
-                    .minimum
-                    .is_some_and(|min| cmp_number(n, &min.number()).is_lt());
-                let above = self
-                    .maximum
-                    .is_some_and(|max| cmp_number(n, &max.number()).is_gt());
-                !below && !above
-            }
-            Value::String(s) => {
-                let counted = self.min_len.is_some() || self.max_len.is_some();
-                (!counted || self.len_ok(s.chars().count())) && self.matches(s)
-            }
+            Value::Number(n) => self.passes_number(n),
+            Value::String(s) => self.passes_string(s),
             Value::Array(items) => self.len_ok(items.len()),
             Value::Object(map) => self.len_ok(map.len()),
             Value::Null | Value::Bool(_) => true,
         }
+    }
+
+    fn passes_number(&self, n: &Number) -> bool {
+        let below = self
+            .minimum
+            .is_some_and(|min| cmp_number(n, &min.number()).is_lt());
+        let above = self
+            .maximum
+            .is_some_and(|max| cmp_number(n, &max.number()).is_gt());
+        !below && !above
+    }
+
+    fn passes_string(&self, s: &str) -> bool {
+        let counted = self.min_len.is_some() || self.max_len.is_some();
+        (!counted || self.len_ok(s.chars().count())) && self.matches(s)
     }
 
     fn len_ok(&self, len: usize) -> bool {
@@ -178,7 +182,8 @@ impl Check {
 }
 
 /// Reads a constrained field: its JSON value is checked against the field's [`Check`],
-/// then the value is built by the type's strict deserializer.
+/// then the value is built by the type's strict deserializer. Scalars are checked as they
+/// are read; arrays and objects (a `length` on a collection) are read into a `Value` first.
 pub struct Checked<T> {
     check: &'static Check,
     _type: PhantomData<fn() -> T>,
@@ -191,17 +196,144 @@ impl<T> Checked<T> {
             _type: PhantomData,
         }
     }
+
+    fn number<'de, E: de::Error>(self, n: Number, scalar: Scalar<'_, 'de, E>) -> Result<T, E>
+    where
+        T: ToolSchema,
+    {
+        if !self.check.passes_number(&n) {
+            return Err(reject());
+        }
+        T::deserialize_strict(scalar)
+    }
+
+    fn string<'de, E: de::Error>(self, s: &str, scalar: Scalar<'_, 'de, E>) -> Result<T, E>
+    where
+        T: ToolSchema,
+    {
+        if !self.check.passes_string(s) {
+            return Err(reject());
+        }
+        T::deserialize_strict(scalar)
+    }
+
+    fn whole<E: de::Error>(self, value: Value) -> Result<T, E>
+    where
+        T: ToolSchema,
+    {
+        if !self.check.passes(&value) {
+            return Err(reject());
+        }
+        T::deserialize_strict(value).map_err(|_| reject())
+    }
 }
 
 impl<'de, T: ToolSchema> DeserializeSeed<'de> for Checked<T> {
     type Value = T;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        if !self.check.passes(&value) {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, T: ToolSchema> Visitor<'de> for Checked<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a value within the field's constraints")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<T, E> {
+        T::deserialize_strict(Scalar::Bool(v, PhantomData))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        self.number(Number::from(v), Scalar::I64(v, PhantomData))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        self.number(Number::from(v), Scalar::U64(v, PhantomData))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        let n = Number::from_f64(v).ok_or_else(reject)?;
+        self.number(n, Scalar::F64(v, PhantomData))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        self.string(v, Scalar::Str(v, PhantomData))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
+        self.string(v, Scalar::Borrowed(v, PhantomData))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<T, E> {
+        if !self.check.passes_string(&v) {
             return Err(reject());
         }
-        T::deserialize_strict(value).map_err(|_| reject())
+        T::deserialize_strict(Scalar::String(v, PhantomData))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        T::deserialize_strict(Scalar::Null(PhantomData))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<T, E> {
+        T::deserialize_strict(Scalar::Null(PhantomData))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+        let value = Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+        self.whole(value)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        let value = Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        self.whole(value)
+    }
+}
+
+/// One JSON scalar already read, handed on to a type's strict deserializer. Unlike serde's
+/// own value deserializers, an `Option` reads a non-null scalar as `Some`.
+enum Scalar<'a, 'de, E> {
+    Null(PhantomData<E>),
+    Bool(bool, PhantomData<E>),
+    I64(i64, PhantomData<E>),
+    U64(u64, PhantomData<E>),
+    F64(f64, PhantomData<E>),
+    Str(&'a str, PhantomData<E>),
+    Borrowed(&'de str, PhantomData<E>),
+    String(String, PhantomData<E>),
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for Scalar<'_, 'de, E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self {
+            Scalar::Null(_) => visitor.visit_unit(),
+            Scalar::Bool(v, _) => visitor.visit_bool(v),
+            Scalar::I64(v, _) => visitor.visit_i64(v),
+            Scalar::U64(v, _) => visitor.visit_u64(v),
+            Scalar::F64(v, _) => visitor.visit_f64(v),
+            Scalar::Str(v, _) => visitor.visit_str(v),
+            Scalar::Borrowed(v, _) => visitor.visit_borrowed_str(v),
+            Scalar::String(v, _) => visitor.visit_string(v),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self {
+            Scalar::Null(_) => visitor.visit_none(),
+            other => visitor.visit_some(other),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 

@@ -313,3 +313,79 @@ fn text_after_the_value_is_a_syntax_error() {
         ViolationKind::Syntax { .. }
     ));
 }
+
+#[test]
+fn sets_compare_json_values() {
+    // `uniqueItems` says 1 and 1.0 are equal; `Value`'s `Eq` does not.
+    let (result, fast) = read::<HashSet<Value>>("[1, 1.0]");
+    assert_eq!(fast, None);
+    assert!(kinds(&result)[0].1.starts_with("NotUnique"));
+    assert_eq!(read::<HashSet<Value>>("[1, 2]").0.unwrap().len(), 2);
+}
+
+/// Five newtypes per level of nesting.
+#[derive(ToolSchema, Debug, PartialEq)]
+struct A(Vec<B>);
+#[derive(ToolSchema, Debug, PartialEq)]
+struct B(C);
+#[derive(ToolSchema, Debug, PartialEq)]
+struct C(D);
+#[derive(ToolSchema, Debug, PartialEq)]
+struct D(E);
+#[derive(ToolSchema, Debug, PartialEq)]
+struct E(A);
+
+/// A type that refers to itself without any JSON in between.
+#[derive(ToolSchema, Debug, PartialEq)]
+struct Endless(Option<Box<Endless>>);
+
+#[test]
+fn schemas_that_chain_or_loop_are_read_on_the_slow_path() {
+    // Deep enough for the validator's frame budget to end it, though serde_json's
+    // nesting limit would not: both paths must give the same answer.
+    let deep = format!("{}{}", "[".repeat(120), "]".repeat(120));
+    let (result, fast) = read::<A>(&deep);
+    assert_eq!(fast, None);
+    assert!(result.is_err());
+    let shallow = format!("{}{}", "[".repeat(5), "]".repeat(5));
+    assert!(read::<A>(&shallow).0.is_ok());
+    // Anything but null sends the fast path round in circles: an error, not a crash.
+    assert_eq!(read::<Endless>("null").0.unwrap(), Endless(None));
+    assert!(read::<Endless>("0").0.is_err());
+}
+
+#[test]
+fn long_reference_chains_load_and_fail_cleanly() {
+    // 5 000 `$ref`s in a row, loaded and checked on a thread with a 2 MiB stack: the
+    // loader follows references one after another, and the validator's frame budget
+    // ends the chain with a violation.
+    let run = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let n = 5_000;
+            let mut defs = serde_json::Map::new();
+            for i in 0..n {
+                let next = format!("#/$defs/a{}", i + 1);
+                defs.insert(format!("a{i}"), serde_json::json!({ "$ref": next }));
+            }
+            defs.insert(format!("a{n}"), serde_json::json!({ "type": "integer" }));
+            let schema = toolschema::Schema::from_json(
+                serde_json::json!({ "$defs": defs, "$ref": "#/$defs/a0" }),
+            )
+            .expect("loads");
+            schema
+                .validate(&serde_json::json!(1))
+                .unwrap_err()
+                .to_string()
+        })
+        .expect("thread");
+    let message = run.join().expect("no overflow");
+    assert!(message.contains("more than 640 subschemas"), "{message}");
+    // Subschemas nested past the limit are a load error, not a deep recursion.
+    let mut nested = serde_json::json!({ "type": "integer" });
+    for _ in 0..200 {
+        nested = serde_json::json!({ "items": nested });
+    }
+    let err = toolschema::Schema::from_json(nested).unwrap_err();
+    assert!(err.to_string().contains("nest more than"), "{err}");
+}

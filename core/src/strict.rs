@@ -16,9 +16,9 @@
 //! does not send the whole document to the slow path. The agreement test holds both
 //! paths to the `jsonschema` crate's verdicts.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
-use std::hash::{BuildHasher, Hash};
+use std::hash::BuildHasher;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
@@ -31,6 +31,9 @@ use crate::validate::cmp_number;
 
 /// Reads `T` from `text` on the fast path: `None` when the fast path does not take it.
 pub(crate) fn from_str<T: ToolSchema>(text: &str) -> Option<T> {
+    if !Schema::of::<T>().streams() {
+        return None;
+    }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = T::deserialize_strict(&mut deserializer).ok()?;
     deserializer.end().ok()?;
@@ -483,35 +486,21 @@ impl<'de, T: ToolSchema> Visitor<'de> for OptionVisitor<T> {
     }
 }
 
-/// A collection an array is read into; `push` is false for a duplicate in a set
-/// (`uniqueItems`), which the fast path rejects.
+/// A sequence an array is read into. (Sets are read through a `Value`: `uniqueItems`
+/// compares JSON values, where `1` equals `1.0`, and a type's `Eq` need not agree.)
 pub(crate) trait Collection<T>: Default {
-    fn push(&mut self, item: T) -> bool;
+    fn push(&mut self, item: T);
 }
 
 impl<T> Collection<T> for Vec<T> {
-    fn push(&mut self, item: T) -> bool {
+    fn push(&mut self, item: T) {
         Vec::push(self, item);
-        true
     }
 }
 
 impl<T> Collection<T> for VecDeque<T> {
-    fn push(&mut self, item: T) -> bool {
+    fn push(&mut self, item: T) {
         self.push_back(item);
-        true
-    }
-}
-
-impl<T: Ord> Collection<T> for BTreeSet<T> {
-    fn push(&mut self, item: T) -> bool {
-        self.insert(item)
-    }
-}
-
-impl<T: Eq + Hash, S: BuildHasher + Default> Collection<T> for HashSet<T, S> {
-    fn push(&mut self, item: T) -> bool {
-        self.insert(item)
     }
 }
 
@@ -534,9 +523,7 @@ impl<'de, C: Collection<T>, T: ToolSchema> Visitor<'de> for SeqVisitor<C, T> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<C, A::Error> {
         let mut out = C::default();
         while let Some(item) = seq.next_element_seed(Strict::<T>::new())? {
-            if !out.push(item) {
-                return Err(reject());
-            }
+            out.push(item);
         }
         Ok(out)
     }

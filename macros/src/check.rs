@@ -63,6 +63,7 @@ fn at(cont: &Container, tokens: &TokenStream) -> TokenStream {
 }
 
 fn check_fields(cx: &Ctxt, fields: &[Field]) {
+    unique_keys(cx, fields);
     for field in fields {
         let kind = ty::kind(field.ty);
         let a = &field.attrs;
@@ -139,6 +140,29 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
     }
 }
 
+/// A key (name or alias) names one field: which field a second one would fill is a guess.
+fn unique_keys(cx: &Ctxt, fields: &[Field]) {
+    let mut keys: HashMap<&str, &syn::Member> = HashMap::new();
+    for field in fields.iter().filter(|f| !f.attrs.skip && !f.attrs.flatten) {
+        let mut own: Vec<&str> = Vec::new();
+        for key in std::iter::once(&field.name).chain(&field.attrs.aliases) {
+            if own.contains(&key.as_str()) {
+                continue;
+            }
+            own.push(key);
+            if let Some(first) = keys.insert(key, &field.member) {
+                cx.error_spanned_by(
+                    &field.member,
+                    format!(
+                        "the key \"{key}\" names two fields (also `{}`); give each field its own name and aliases",
+                        first.to_token_stream()
+                    ),
+                );
+            }
+        }
+    }
+}
+
 fn type_is_float(ty: &syn::Type) -> bool {
     let text = ty.to_token_stream().to_string();
     text.contains("f32") || text.contains("f64")
@@ -166,6 +190,21 @@ fn check_tagging(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
             at(cont, &a.shape_tokens.untagged),
             "#[serde(untagged)] cannot be combined with #[serde(tag)]",
         );
+    }
+    if let (Some(tag), None) = (&a.tag, &a.content) {
+        let fields = variants
+            .iter()
+            .filter(|v| !v.attrs.skip)
+            .flat_map(|v| &v.fields)
+            .filter(|f| !f.attrs.skip);
+        for field in fields {
+            if field.name == *tag || field.attrs.aliases.contains(tag) {
+                cx.error_spanned_by(
+                    &field.member,
+                    format!("the key \"{tag}\" is this enum's tag; rename the field or the tag"),
+                );
+            }
+        }
     }
     if a.tag.is_some() && a.content.is_none() {
         for variant in variants

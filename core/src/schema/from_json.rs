@@ -123,9 +123,19 @@ pub(crate) fn load_into(generator: &mut Generator, document: &Value) -> Result<N
             .map(|id| id.trim_end_matches('#').to_owned())
             .filter(|id| !id.is_empty()),
         by_pointer: HashMap::new(),
+        pending: Vec::new(),
+        nesting: 0,
         errors: Vec::new(),
     };
     let root = loader.node(document, "");
+    // Referenced schemas are loaded one after another, not inside each other, so a long
+    // chain of `$ref`s cannot exhaust the stack.
+    while let Some((pointer, id)) = loader.pending.pop() {
+        if let Some(value) = document.pointer(&pointer) {
+            let node = loader.node(value, &pointer);
+            loader.generator.set(id, node);
+        }
+    }
     if loader.errors.is_empty() {
         Ok(match loader.by_pointer.get("") {
             Some(id) => {
@@ -147,8 +157,15 @@ struct Loader<'a> {
     /// The root's `$id`: a `$ref` that starts with it stays inside the document.
     base: Option<String>,
     by_pointer: HashMap<String, DefId>,
+    /// Referenced schemas reserved but not loaded yet.
+    pending: Vec<(String, DefId)>,
+    /// How deep the schema being loaded sits inside the one loaded from the top.
+    nesting: usize,
     errors: Vec<Violation>,
 }
+
+/// How deep subschemas may nest inside one another (references do not count).
+const MAX_NESTING: usize = crate::MAX_DEPTH;
 
 impl Loader<'_> {
     fn error(&mut self, pointer: &str, message: String) {
@@ -160,7 +177,19 @@ impl Loader<'_> {
         match value {
             Value::Bool(true) => Node::default(),
             Value::Bool(false) => Node::never(),
-            Value::Object(map) => self.object(map, at),
+            Value::Object(_) if self.nesting >= MAX_NESTING => {
+                self.error(
+                    at,
+                    format!("subschemas nest more than {MAX_NESTING} levels deep here"),
+                );
+                Node::default()
+            }
+            Value::Object(map) => {
+                self.nesting += 1;
+                let node = self.object(map, at);
+                self.nesting -= 1;
+                node
+            }
             other => {
                 self.error(
                     at,
@@ -520,10 +549,10 @@ impl Loader<'_> {
             );
             return None;
         }
-        let Some(value) = self.document.pointer(&pointer) else {
+        if self.document.pointer(&pointer).is_none() {
             self.error(here, format!("the reference {target:?} points at nothing"));
             return None;
-        };
+        }
         let base = pointer.rsplit('/').next().unwrap_or_default();
         let name = self
             .generator
@@ -531,8 +560,7 @@ impl Loader<'_> {
         let id = self.generator.reserve(name);
         self.by_pointer.insert(pointer.clone(), id);
         if !pointer.is_empty() {
-            let node = self.node(value, &pointer);
-            self.generator.set(id, node);
+            self.pending.push((pointer, id));
         }
         Some(id)
     }

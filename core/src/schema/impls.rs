@@ -301,7 +301,23 @@ macro_rules! sequences {
 sequences! {
     Vec<T> unique: false;
     VecDeque<T> unique: false;
-    BTreeSet<T: Ord> unique: true;
+}
+
+// Sets keep the default `deserialize_strict`, through a `Value`: `uniqueItems` compares
+// JSON values (`1` equals `1.0`), which a type's `Eq` need not do.
+impl<T: ToolSchema + Ord> ToolSchema for BTreeSet<T> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("Array_of_{}", T::schema_name()).into()
+    }
+    fn describe(generator: &mut Generator) -> Node {
+        Node {
+            unique_items: true,
+            ..array_of(T::describe(generator))
+        }
+    }
+    fn from_json(value: Value) -> Result<Self, Error> {
+        expect_array(value)?.into_iter().map(T::from_json).collect()
+    }
 }
 
 impl<T: ToolSchema + Eq + Hash, S: BuildHasher + Default + 'static> ToolSchema for HashSet<T, S> {
@@ -316,9 +332,6 @@ impl<T: ToolSchema + Eq + Hash, S: BuildHasher + Default + 'static> ToolSchema f
     }
     fn from_json(value: Value) -> Result<Self, Error> {
         expect_array(value)?.into_iter().map(T::from_json).collect()
-    }
-    fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_seq(SeqVisitor::<Self, T>::new())
     }
 }
 

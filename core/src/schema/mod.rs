@@ -180,6 +180,8 @@ pub struct Schema {
     /// `$ref`s to it become `"#"`.
     pub(crate) root_def: Option<DefId>,
     json: OnceLock<Value>,
+    /// Whether the validator's frame budget always outlasts JSON text (see `streams`).
+    streams: OnceLock<bool>,
 }
 
 type Cache = RwLock<HashMap<TypeId, Arc<Schema>>>;
@@ -204,6 +206,7 @@ impl Schema {
             root,
             root_def,
             json: OnceLock::new(),
+            streams: OnceLock::new(),
         }
     }
 
@@ -247,6 +250,16 @@ impl Schema {
     /// (a tool's arguments).
     pub fn part_to_json(&self, part: &Node) -> Value {
         to_json::render_part(self, part)
+    }
+
+    /// Whether `from_str` may take the streaming fast path for this schema: the validator
+    /// can never run out of frames on a value parsed from text, so every verdict of the
+    /// slow path comes from the schema's keywords, which the fast path checks too.
+    /// Schemas that refer to themselves without consuming the value (a newtype of
+    /// `Option<Box<Self>>`) or that chain many references per level are read on the slow
+    /// path only.
+    pub(crate) fn streams(&self) -> bool {
+        *self.streams.get_or_init(|| self.frames_suffice())
     }
 
     /// The schema as draft 2020-12 JSON.

@@ -235,10 +235,10 @@ impl Node {
     /// discriminator of `anyOf`/`oneOf`. Called once when a schema is finished.
     pub(crate) fn index(&mut self) {
         self.property_index.clear();
+        // The first property a key names wins, as in the scan of `property`.
         for (i, property) in self.properties.iter().enumerate() {
-            self.property_index.insert(property.name.clone(), i);
-            for alias in &property.aliases {
-                self.property_index.insert(alias.clone(), i);
+            for key in std::iter::once(&property.name).chain(&property.aliases) {
+                self.property_index.entry(key.clone()).or_insert(i);
             }
         }
         let alternatives = if !self.one_of.is_empty() {

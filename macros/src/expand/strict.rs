@@ -8,7 +8,7 @@
 use proc_macro2::{Group, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 
-use super::build::{container_default_binding, default_of};
+use super::build::container_default_binding;
 use crate::ast::{Container, Data, Field, Style, Variant};
 use crate::attr::DefaultValue;
 
@@ -135,6 +135,12 @@ fn replace_self(tokens: TokenStream, target: &TokenStream) -> TokenStream {
         .collect()
 }
 
+/// A skipped or absent field's default, with `Self` (in `default = "Self::f"`) written as
+/// the type being read.
+fn default_of(cx: &Cx, f: &Field, container_default: bool) -> TokenStream {
+    replace_self(super::build::default_of(f, container_default), &cx.target)
+}
+
 fn reject() -> TokenStream {
     quote!(::core::result::Result::Err(
         ::toolschema::__private::reject()
@@ -248,7 +254,7 @@ fn newtype(
     let members = fields.iter().map(|f| {
         let member = &f.member;
         if f.attrs.skip {
-            let value = default_of(f, false);
+            let value = default_of(cx, f, false);
             quote!(#member: #value)
         } else {
             let seed = field_seed(cx, f);
@@ -264,7 +270,7 @@ fn tuple(cx: &Cx, path: &TokenStream, fields: &[Field]) -> TokenStream {
     let members = fields.iter().map(|f| {
         let member = &f.member;
         if f.attrs.skip {
-            let value = default_of(f, false);
+            let value = default_of(cx, f, false);
             quote!(#member: #value)
         } else {
             let seed = field_seed(cx, f);
@@ -324,14 +330,14 @@ fn named(
     let members = fields.iter().map(|f| {
         let member = &f.member;
         if f.attrs.skip {
-            let value = default_of(f, container_default);
+            let value = default_of(cx, f, container_default);
             return quote!(#member: #value);
         }
         let var = slot(next);
         next += 1;
         let has_default = !matches!(f.attrs.default, DefaultValue::None) || container_default;
         let missing = if has_default {
-            default_of(f, container_default)
+            default_of(cx, f, container_default)
         } else {
             let ty = cx.ty(f.ty);
             quote! {
@@ -423,7 +429,7 @@ fn enumeration(cx: &Cx, cont: &Container, variants: &[Variant]) -> TokenStream {
         let value = match v.style {
             Style::Newtype => {
                 let seed = newtype_seed(cx, &v.fields);
-                let members = newtype_members(&v.fields, quote!(__map.next_value_seed(#seed)?));
+                let members = newtype_members(cx, &v.fields, quote!(__map.next_value_seed(#seed)?));
                 quote!(#path { #members })
             }
             Style::Tuple => {
@@ -493,11 +499,11 @@ fn newtype_seed(cx: &Cx, fields: &[Field]) -> TokenStream {
 }
 
 /// The members of a newtype variant, its live field taken from `value`.
-fn newtype_members(fields: &[Field], value: TokenStream) -> TokenStream {
+fn newtype_members(cx: &Cx, fields: &[Field], value: TokenStream) -> TokenStream {
     let members = fields.iter().map(|f| {
         let member = &f.member;
         if f.attrs.skip {
-            let default = default_of(f, false);
+            let default = default_of(cx, f, false);
             quote!(#member: #default)
         } else {
             quote!(#member: #value)

@@ -107,6 +107,23 @@ enum Step {
     Answer(String),
 }
 
+/// Defaults named through `Self`, and `Self` in a field's type.
+#[derive(ToolSchema)]
+struct Limits {
+    #[serde(default = "Self::default_max")]
+    max: u32,
+    #[serde(default)]
+    nested: Vec<Self>,
+    #[serde(skip, default = "Self::default_max")]
+    cached: u32,
+}
+
+impl Limits {
+    fn default_max() -> u32 {
+        10
+    }
+}
+
 fn main() {
     let names = [
         Line::schema_name(),
@@ -129,4 +146,6 @@ fn main() {
     assert!(matches!(step, Step::LookUp(LookUp { sku }) if sku == "A-100"));
     let schema = Step::json_schema().to_string();
     assert!(schema.contains("look_up_stock"), "{schema}");
+    let limits: Limits = toolschema::from_str(r#"{"nested": [{"max": 3}]}"#).expect("valid");
+    assert_eq!((limits.max, limits.nested[0].max, limits.cached), (10, 3, 10));
 }

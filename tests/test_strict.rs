@@ -389,3 +389,64 @@ fn long_reference_chains_load_and_fail_cleanly() {
     let err = toolschema::Schema::from_json(nested).unwrap_err();
     assert!(err.to_string().contains("nest more than"), "{err}");
 }
+
+#[test]
+fn field_bounds_narrow_the_types_own() {
+    #[derive(ToolSchema, Debug, PartialEq)]
+    struct Narrow {
+        #[schema(range(min = -5, max = 300))]
+        small: u8,
+        #[schema(length(min = 1))]
+        triple: [u8; 3],
+    }
+    let schema = Narrow::json_schema();
+    assert_eq!(schema["properties"]["small"]["minimum"], 0);
+    assert_eq!(schema["properties"]["small"]["maximum"], 255);
+    assert_eq!(schema["properties"]["triple"]["minItems"], 3);
+    let (result, _) = read::<Narrow>(r#"{"small": -1, "triple": [1]}"#);
+    let found = kinds(&result);
+    assert!(
+        found[0].0 == "/small" && found[0].1.starts_with("OutOfRange"),
+        "{found:?}"
+    );
+    assert!(
+        found[1].0 == "/triple" && found[1].1.starts_with("TooShort"),
+        "{found:?}"
+    );
+}
+
+/// A generic type with a default parameter and `Self` paths in defaults.
+#[derive(ToolSchema, Debug, PartialEq)]
+#[serde(default = "Self::empty")]
+struct Page<T: Clone = String>
+where
+    Self: Sized,
+{
+    items: Vec<T>,
+    #[serde(default = "Self::first")]
+    start: u32,
+}
+
+impl<T: Clone> Page<T> {
+    fn empty() -> Self {
+        Page {
+            items: Vec::new(),
+            start: 0,
+        }
+    }
+
+    fn first() -> u32 {
+        1
+    }
+}
+
+#[test]
+fn generics_with_defaults_and_self_paths() {
+    let (result, fast) = read::<Page>(r#"{"items": ["a"]}"#);
+    let page = result.unwrap();
+    assert_eq!(
+        (page.items.as_slice(), page.start),
+        (&["a".to_owned()][..], 1)
+    );
+    assert!(fast.is_some());
+}

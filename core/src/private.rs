@@ -191,14 +191,21 @@ impl Field {
         self
     }
 
+    /// Narrows the type's own range (a `u8` stays within 0..=255 whatever the bounds).
     pub fn range(mut self, min: Option<Number>, max: Option<Number>) -> Self {
+        use std::cmp::Ordering::{Greater, Less};
+        let narrow = |own: &mut Option<Number>, new: Option<Number>, keep: std::cmp::Ordering| {
+            if let Some(new) = new
+                && own
+                    .as_ref()
+                    .is_none_or(|own| crate::validate::cmp_number(&new, own) == keep)
+            {
+                *own = Some(new);
+            }
+        };
         self.constrain(|n| {
-            if min.is_some() {
-                n.minimum = min;
-            }
-            if max.is_some() {
-                n.maximum = max;
-            }
+            narrow(&mut n.minimum, min, Greater);
+            narrow(&mut n.maximum, max, Less);
         });
         self
     }
@@ -214,11 +221,12 @@ impl Field {
             } else {
                 (&mut n.min_length, &mut n.max_length)
             };
-            if min.is_some() {
-                *lo = min;
+            // Narrows the type's own length (a `[T; 3]` keeps exactly 3 items).
+            if let Some(min) = min {
+                *lo = Some(lo.map_or(min, |own| own.max(min)));
             }
-            if max.is_some() {
-                *hi = max;
+            if let Some(max) = max {
+                *hi = Some(hi.map_or(max, |own| own.min(max)));
             }
         });
         self

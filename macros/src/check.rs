@@ -101,6 +101,13 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
                 if integer_type && !n.integer {
                     cx.error_spanned_by(&n.tokens, "an integer field takes integer bounds");
                 }
+                let fits = (i64::MIN as f64..=i64::MAX as f64).contains(&n.value);
+                if n.integer && !fits {
+                    cx.error_spanned_by(
+                        &n.tokens,
+                        "an integer bound must fit in an i64 (the type's own range still applies)",
+                    );
+                }
             }
         }
         if a.flatten {

@@ -10,7 +10,7 @@
 
 mod ecma;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Map, Number, Value};
 
@@ -123,14 +123,14 @@ pub(crate) fn load_into(generator: &mut Generator, document: &Value) -> Result<N
             .map(|id| id.trim_end_matches('#').to_owned())
             .filter(|id| !id.is_empty()),
         by_pointer: HashMap::new(),
-        pending: Vec::new(),
+        pending: VecDeque::new(),
         nesting: 0,
         errors: Vec::new(),
     };
     let root = loader.node(document, "");
     // Referenced schemas are loaded one after another, not inside each other, so a long
     // chain of `$ref`s cannot exhaust the stack.
-    while let Some((pointer, id)) = loader.pending.pop() {
+    while let Some((pointer, id)) = loader.pending.pop_front() {
         if let Some(value) = document.pointer(&pointer) {
             let node = loader.node(value, &pointer);
             loader.generator.set(id, node);
@@ -158,7 +158,7 @@ struct Loader<'a> {
     base: Option<String>,
     by_pointer: HashMap<String, DefId>,
     /// Referenced schemas reserved but not loaded yet.
-    pending: Vec<(String, DefId)>,
+    pending: VecDeque<(String, DefId)>,
     /// How deep the schema being loaded sits inside the one loaded from the top.
     nesting: usize,
     errors: Vec<Violation>,
@@ -560,7 +560,7 @@ impl Loader<'_> {
         let id = self.generator.reserve(name);
         self.by_pointer.insert(pointer.clone(), id);
         if !pointer.is_empty() {
-            self.pending.push((pointer, id));
+            self.pending.push_back((pointer, id));
         }
         Some(id)
     }

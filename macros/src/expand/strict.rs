@@ -5,7 +5,7 @@
 //! flattened and bridged fields) keep the trait's default, which reads a `Value` and
 //! checks it against the type's schema.
 
-use proc_macro2::{Group, TokenStream, TokenTree};
+use proc_macro2::{Group, Spacing, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 
 use super::build::container_default_binding;
@@ -20,10 +20,26 @@ pub fn deserialize_strict(input: &syn::DeriveInput, cont: &Container) -> Option<
     let generics = super::with_bounds(input);
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let ident = &input.ident;
+    let target = quote!(#ident #ty_generics);
+    // The visitors' impls declare the type's parameters again, without their defaults.
+    let mut params = generics.params.clone();
+    for param in &mut params {
+        match param {
+            syn::GenericParam::Type(t) => {
+                t.eq_token = None;
+                t.default = None;
+            }
+            syn::GenericParam::Const(c) => {
+                c.eq_token = None;
+                c.default = None;
+            }
+            syn::GenericParam::Lifetime(_) => {}
+        }
+    }
     let cx = Cx {
-        target: quote!(#ident #ty_generics),
-        params: generics.params.to_token_stream(),
-        where_clause: where_clause.to_token_stream(),
+        params: params.to_token_stream(),
+        where_clause: replace_self(where_clause.to_token_stream(), &target),
+        target,
     };
     let body = match &cont.data {
         Data::Struct(style, fields) => structure(&cx, cont, *style, fields),
@@ -120,19 +136,33 @@ impl Cx {
     }
 }
 
+/// `Self` written as `target`: `<Page<T>>` before `::` (`Self::make()`), `Page<T>`
+/// elsewhere (`Vec<Self>`, `Self: Clone`).
 fn replace_self(tokens: TokenStream, target: &TokenStream) -> TokenStream {
-    tokens
-        .into_iter()
-        .flat_map(|tree| match tree {
-            TokenTree::Ident(ident) if ident == "Self" => target.clone(),
+    let mut out = TokenStream::new();
+    let mut trees = tokens.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        match tree {
+            TokenTree::Ident(ident) if ident == "Self" => {
+                let path = matches!(
+                    trees.peek(),
+                    Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint
+                );
+                if path {
+                    out.extend(quote!(<#target>));
+                } else {
+                    out.extend(target.clone());
+                }
+            }
             TokenTree::Group(group) => {
                 let mut new = Group::new(group.delimiter(), replace_self(group.stream(), target));
                 new.set_span(group.span());
-                TokenTree::Group(new).into_token_stream()
+                out.extend([TokenTree::Group(new)]);
             }
-            other => other.into_token_stream(),
-        })
-        .collect()
+            other => out.extend([other]),
+        }
+    }
+    out
 }
 
 /// A skipped or absent field's default, with `Self` (in `default = "Self::f"`) written as

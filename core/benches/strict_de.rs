@@ -160,20 +160,26 @@ fn routes(c: &mut Criterion) {
 fn ratios() {
     let schema = Catalog::json_schema();
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    println!("\nratios (median of 15 batches, same process):");
+    println!("\nratios (median of 41 interleaved batches per route, same process):");
     for (label, size) in [("2KB", 2 * 1024), ("200KB", 200 * 1024)] {
         let text = document(size);
-        let ours = support::median(Duration::from_millis(50), 15, || {
+        let mut ours_route = || {
             black_box(toolschema::from_str::<Catalog>(black_box(&text)).expect("valid"));
-        });
-        let serde = support::median(Duration::from_millis(50), 15, || {
+        };
+        let mut serde_route = || {
             black_box(serde_json::from_str::<Catalog>(black_box(&text)).expect("valid"));
-        });
-        let route = support::median(Duration::from_millis(50), 15, || {
+        };
+        let mut jsonschema_route = || {
             let value: serde_json::Value = serde_json::from_str(black_box(&text)).expect("JSON");
             assert!(validator.is_valid(&value));
             black_box(serde_json::from_value::<Catalog>(value).expect("valid"));
-        });
+        };
+        let times = support::medians_interleaved(
+            Duration::from_millis(20),
+            41,
+            &mut [&mut ours_route, &mut serde_route, &mut jsonschema_route],
+        );
+        let (ours, serde, route) = (times[0], times[1], times[2]);
         let parse = support::median(Duration::from_millis(50), 15, || {
             black_box(serde_json::from_str::<serde_json::Value>(black_box(&text)).expect("JSON"));
         });

@@ -23,3 +23,43 @@ pub fn median(batch: Duration, samples: usize, mut f: impl FnMut()) -> Duration 
     times.sort();
     times[times.len() / 2]
 }
+
+/// Median time per call of each of `routes`, measured in turns: every sample times one
+/// batch of each route, one after another, so that a change in the machine's speed
+/// during the run touches all routes alike and their ratios stay fair.
+#[allow(dead_code)] // Not every benchmark compares routes.
+pub fn medians_interleaved(
+    batch: Duration,
+    samples: usize,
+    routes: &mut [&mut dyn FnMut()],
+) -> Vec<Duration> {
+    let per_batch: Vec<u32> = routes
+        .iter_mut()
+        .map(|f| {
+            let start = Instant::now();
+            let mut n = 0u32;
+            while start.elapsed() < batch {
+                f();
+                n += 1;
+            }
+            n.max(1)
+        })
+        .collect();
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(samples); routes.len()];
+    for _ in 0..samples.max(1) {
+        for ((f, n), out) in routes.iter_mut().zip(&per_batch).zip(&mut times) {
+            let t = Instant::now();
+            for _ in 0..*n {
+                f();
+            }
+            out.push(t.elapsed() / *n);
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            t[t.len() / 2]
+        })
+        .collect()
+}

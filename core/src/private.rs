@@ -36,11 +36,6 @@ pub fn generic_name(base: &str, parameters: &[Cow<'static, str>]) -> Cow<'static
     Cow::Owned(name)
 }
 
-/// A number literal from an attribute.
-pub fn float(f: f64) -> Number {
-    Number::from_f64(f).unwrap_or_else(|| Number::from(0))
-}
-
 /// An object schema under construction.
 #[derive(Default)]
 pub struct Object {
@@ -192,7 +187,8 @@ impl Field {
     }
 
     /// Narrows the type's own range (a `u8` stays within 0..=255 whatever the bounds).
-    pub fn range(mut self, min: Option<Number>, max: Option<Number>) -> Self {
+    pub fn range(mut self, min: Option<Limit>, max: Option<Limit>) -> Self {
+        let (min, max) = (min.map(Limit::number), max.map(Limit::number));
         use std::cmp::Ordering::{Greater, Less};
         let narrow = |own: &mut Option<Number>, new: Option<Number>, keep: std::cmp::Ordering| {
             if let Some(new) = new

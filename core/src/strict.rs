@@ -88,11 +88,11 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// The number the schema holds for this bound (see `__private::Field::range`).
-    fn number(self) -> Number {
+    /// The number the schema holds for this bound.
+    pub(crate) fn number(self) -> Number {
         match self {
             Limit::Int(i) => Number::from(i),
-            Limit::Float(f) => crate::__private::float(f),
+            Limit::Float(f) => Number::from_f64(f).unwrap_or_else(|| Number::from(0)),
         }
     }
 }
@@ -431,12 +431,8 @@ pub fn rest_through_value<'de, T: ToolSchema, A: MapAccess<'de>>(
     first: String,
     mut map: A,
 ) -> Result<T, A::Error> {
-    let mut object = Map::new();
-    object.insert(first, map.next_value()?);
-    while let Some((key, value)) = map.next_entry::<String, Value>()? {
-        object.insert(key, value);
-    }
-    checked_value(Value::Object(object))
+    let value = map.next_value()?;
+    rest_of_object(Map::from_iter([(first, value)]), map)
 }
 
 /// As [`rest_through_value`], for an object whose tag was read first and names a variant
@@ -444,10 +440,17 @@ pub fn rest_through_value<'de, T: ToolSchema, A: MapAccess<'de>>(
 pub fn tagged_through_value<'de, T: ToolSchema, A: MapAccess<'de>>(
     tag: &str,
     name: &str,
+    map: A,
+) -> Result<T, A::Error> {
+    rest_of_object(Map::from_iter([(tag.to_owned(), Value::from(name))]), map)
+}
+
+/// The members of `map` not read yet, added to `object` (a later key wins, as when the
+/// text is parsed into a `Value`), then checked against `T`'s schema.
+fn rest_of_object<'de, T: ToolSchema, A: MapAccess<'de>>(
+    mut object: Map<String, Value>,
     mut map: A,
 ) -> Result<T, A::Error> {
-    let mut object = Map::new();
-    object.insert(tag.to_owned(), Value::from(name));
     while let Some((key, value)) = map.next_entry::<String, Value>()? {
         object.insert(key, value);
     }

@@ -280,13 +280,13 @@ fn array_of(items: Node) -> Node {
 }
 
 macro_rules! sequences {
-    ($($seq:ident<T $(: $($bound:path),+)?> unique: $unique:expr;)*) => {$(
-        impl<T: ToolSchema $($(+ $bound)+)?> ToolSchema for $seq<T> {
+    ($($seq:ident),*) => {$(
+        impl<T: ToolSchema> ToolSchema for $seq<T> {
             fn schema_name() -> Cow<'static, str> {
                 format!("Array_of_{}", T::schema_name()).into()
             }
             fn describe(generator: &mut Generator) -> Node {
-                Node { unique_items: $unique, ..array_of(T::describe(generator)) }
+                array_of(T::describe(generator))
             }
             fn from_json(value: Value) -> Result<Self, Error> {
                 expect_array(value)?.into_iter().map(T::from_json).collect()
@@ -298,41 +298,31 @@ macro_rules! sequences {
     )*};
 }
 
-sequences! {
-    Vec<T> unique: false;
-    VecDeque<T> unique: false;
-}
+sequences!(Vec, VecDeque);
 
 // Sets keep the default `deserialize_strict`, through a `Value`: `uniqueItems` compares
 // JSON values (`1` equals `1.0`), which a type's `Eq` need not do.
-impl<T: ToolSchema + Ord> ToolSchema for BTreeSet<T> {
-    fn schema_name() -> Cow<'static, str> {
-        format!("Array_of_{}", T::schema_name()).into()
-    }
-    fn describe(generator: &mut Generator) -> Node {
-        Node {
-            unique_items: true,
-            ..array_of(T::describe(generator))
+macro_rules! sets {
+    ($($set:ident<T: $($bound:path),+ $(; $hasher:ident)?> named $name:literal;)*) => {$(
+        impl<T: ToolSchema $(+ $bound)+ $(, $hasher: BuildHasher + Default + 'static)?> ToolSchema
+            for $set<T $(, $hasher)?>
+        {
+            fn schema_name() -> Cow<'static, str> {
+                format!(concat!($name, "_of_{}"), T::schema_name()).into()
+            }
+            fn describe(generator: &mut Generator) -> Node {
+                Node { unique_items: true, ..array_of(T::describe(generator)) }
+            }
+            fn from_json(value: Value) -> Result<Self, Error> {
+                expect_array(value)?.into_iter().map(T::from_json).collect()
+            }
         }
-    }
-    fn from_json(value: Value) -> Result<Self, Error> {
-        expect_array(value)?.into_iter().map(T::from_json).collect()
-    }
+    )*};
 }
 
-impl<T: ToolSchema + Eq + Hash, S: BuildHasher + Default + 'static> ToolSchema for HashSet<T, S> {
-    fn schema_name() -> Cow<'static, str> {
-        format!("Set_of_{}", T::schema_name()).into()
-    }
-    fn describe(generator: &mut Generator) -> Node {
-        Node {
-            unique_items: true,
-            ..array_of(T::describe(generator))
-        }
-    }
-    fn from_json(value: Value) -> Result<Self, Error> {
-        expect_array(value)?.into_iter().map(T::from_json).collect()
-    }
+sets! {
+    BTreeSet<T: Ord> named "Array";
+    HashSet<T: Eq, Hash; S> named "Set";
 }
 
 impl<T: ToolSchema, const N: usize> ToolSchema for [T; N] {

@@ -119,19 +119,34 @@ fn field(f: &Field, all_default: bool) -> TokenStream {
     if let Some(h) = a.hint.get() {
         calls.push(quote!(.hint(#h)));
     }
+    calls.extend(constraints(f));
+    if let Some(format) = a.format.get() {
+        calls.push(quote!(.format(#format)));
+    }
+    if let Some(example) = a.example.get() {
+        calls.push(quote!(.example(::toolschema::__private::json!(#example))));
+    }
+    quote!(::toolschema::__private::Field::new(#name, #node) #(#calls)*)
+}
+
+/// The field's `range`, `length` and `pattern` as builder calls. The schema's `Field` and
+/// the fast path's `Check` take the same calls, so their bounds are the same tokens.
+pub(super) fn constraints(f: &Field) -> Vec<TokenStream> {
+    let a = &f.attrs;
+    let mut calls = Vec::new();
     if let Some(bounds) = a.range.get() {
-        let number = |n: &Option<crate::attr::Number>| match n {
+        let limit = |n: &Option<crate::attr::Number>| match n {
             Some(n) if n.integer => {
                 let t = &n.tokens;
-                quote!(::core::option::Option::Some(::toolschema::__private::Number::from(#t as i64)))
+                quote!(::core::option::Option::Some(::toolschema::__private::Limit::Int(#t as i64)))
             }
             Some(n) => {
                 let t = &n.tokens;
-                quote!(::core::option::Option::Some(::toolschema::__private::float(#t as f64)))
+                quote!(::core::option::Option::Some(::toolschema::__private::Limit::Float(#t as f64)))
             }
             None => quote!(::core::option::Option::None),
         };
-        let (min, max) = (number(&bounds.min), number(&bounds.max));
+        let (min, max) = (limit(&bounds.min), limit(&bounds.max));
         calls.push(quote!(.range(#min, #max)));
     }
     if let Some(bounds) = a.length.get() {
@@ -148,13 +163,7 @@ fn field(f: &Field, all_default: bool) -> TokenStream {
     if let Some(p) = a.pattern.get() {
         calls.push(quote!(.pattern(#p)));
     }
-    if let Some(format) = a.format.get() {
-        calls.push(quote!(.format(#format)));
-    }
-    if let Some(example) = a.example.get() {
-        calls.push(quote!(.example(::toolschema::__private::json!(#example))));
-    }
-    quote!(::toolschema::__private::Field::new(#name, #node) #(#calls)*)
+    calls
 }
 
 fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {

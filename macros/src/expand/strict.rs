@@ -234,37 +234,7 @@ fn visit_map(cx: &Cx, body: TokenStream) -> TokenStream {
 /// constraints when it has any.
 fn field_seed(cx: &Cx, f: &Field) -> TokenStream {
     let ty = cx.ty(f.ty);
-    let a = &f.attrs;
-    let mut calls = Vec::new();
-    if let Some(bounds) = a.range.get() {
-        let limit = |n: &Option<crate::attr::Number>| match n {
-            Some(n) if n.integer => {
-                let t = &n.tokens;
-                quote!(::core::option::Option::Some(::toolschema::__private::Limit::Int(#t as i64)))
-            }
-            Some(n) => {
-                let t = &n.tokens;
-                quote!(::core::option::Option::Some(::toolschema::__private::Limit::Float(#t as f64)))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        let (min, max) = (limit(&bounds.min), limit(&bounds.max));
-        calls.push(quote!(.range(#min, #max)));
-    }
-    if let Some(bounds) = a.length.get() {
-        let count = |n: &Option<crate::attr::Number>| match n {
-            Some(n) => {
-                let t = &n.tokens;
-                quote!(::core::option::Option::Some(#t as usize))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        let (min, max) = (count(&bounds.min), count(&bounds.max));
-        calls.push(quote!(.length(#min, #max)));
-    }
-    if let Some(p) = a.pattern.get() {
-        calls.push(quote!(.pattern(#p)));
-    }
+    let calls = super::schema::constraints(f);
     if calls.is_empty() {
         return quote!(::toolschema::__private::Strict::<#ty>::new());
     }
@@ -274,45 +244,50 @@ fn field_seed(cx: &Cx, f: &Field) -> TokenStream {
     })
 }
 
-/// A newtype (or transparent struct, or newtype variant) read from `deserializer`.
+/// The `member: value` list of a tuple-like struct or variant: each live field's value
+/// from `read` (given its seed), each skipped field's default.
+fn positional(cx: &Cx, fields: &[Field], read: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let members = fields.iter().map(|f| {
+        let member = &f.member;
+        let value = if f.attrs.skip {
+            default_of(cx, f, false)
+        } else {
+            read(field_seed(cx, f))
+        };
+        quote!(#member: #value)
+    });
+    quote!(#(#members),*)
+}
+
+/// A newtype (or transparent struct) read from `deserializer`.
 fn newtype(
     cx: &Cx,
     path: &TokenStream,
     fields: &[Field],
     deserializer: TokenStream,
 ) -> TokenStream {
-    let members = fields.iter().map(|f| {
-        let member = &f.member;
-        if f.attrs.skip {
-            let value = default_of(cx, f, false);
-            quote!(#member: #value)
-        } else {
-            let seed = field_seed(cx, f);
-            quote!(#member: ::toolschema::__private::serde::de::DeserializeSeed::deserialize(#seed, #deserializer)?)
-        }
-    });
-    quote!(#path { #(#members),* })
+    let members = positional(
+        cx,
+        fields,
+        |seed| quote!(::toolschema::__private::serde::de::DeserializeSeed::deserialize(#seed, #deserializer)?),
+    );
+    quote!(#path { #members })
 }
 
 /// `visit_seq` for a tuple struct or tuple variant: exactly its items.
 fn tuple(cx: &Cx, path: &TokenStream, fields: &[Field]) -> TokenStream {
     let target = &cx.target;
-    let members = fields.iter().map(|f| {
-        let member = &f.member;
-        if f.attrs.skip {
-            let value = default_of(cx, f, false);
-            quote!(#member: #value)
-        } else {
-            let seed = field_seed(cx, f);
-            quote!(#member: ::toolschema::__private::item(&mut __seq, #seed)?)
-        }
-    });
+    let members = positional(
+        cx,
+        fields,
+        |seed| quote!(::toolschema::__private::item(&mut __seq, #seed)?),
+    );
     quote! {
         fn visit_seq<__A>(self, mut __seq: __A) -> ::core::result::Result<#target, __A::Error>
         where
             __A: ::toolschema::__private::serde::de::SeqAccess<'de>,
         {
-            let __value = #path { #(#members),* };
+            let __value = #path { #members };
             ::toolschema::__private::end_of_seq(&mut __seq)?;
             ::core::result::Result::Ok(__value)
         }
@@ -458,8 +433,8 @@ fn enumeration(cx: &Cx, cont: &Container, variants: &[Variant]) -> TokenStream {
         let path = path(v);
         let value = match v.style {
             Style::Newtype => {
-                let seed = newtype_seed(cx, &v.fields);
-                let members = newtype_members(cx, &v.fields, quote!(__map.next_value_seed(#seed)?));
+                let members =
+                    positional(cx, &v.fields, |seed| quote!(__map.next_value_seed(#seed)?));
                 quote!(#path { #members })
             }
             Style::Tuple => {
@@ -517,29 +492,6 @@ fn enumeration(cx: &Cx, cont: &Container, variants: &[Variant]) -> TokenStream {
         #visitor
         ::toolschema::__private::serde::de::DeserializeSeed::deserialize(#seed, __deserializer)
     }
-}
-
-/// The seed of a newtype variant's one live field.
-fn newtype_seed(cx: &Cx, fields: &[Field]) -> TokenStream {
-    let live = fields.iter().find(|f| !f.attrs.skip);
-    live.map_or_else(
-        || quote!(::toolschema::__private::Strict::<()>::new()),
-        |f| field_seed(cx, f),
-    )
-}
-
-/// The members of a newtype variant, its live field taken from `value`.
-fn newtype_members(cx: &Cx, fields: &[Field], value: TokenStream) -> TokenStream {
-    let members = fields.iter().map(|f| {
-        let member = &f.member;
-        if f.attrs.skip {
-            let default = default_of(cx, f, false);
-            quote!(#member: #default)
-        } else {
-            quote!(#member: #value)
-        }
-    });
-    quote!(#(#members),*)
 }
 
 /// `#[serde(tag = "…")]`: the tag must come first to be streamed; otherwise the object

@@ -104,30 +104,19 @@ fn union(schema: &Schema, root: &Node, tools: &[Tool]) -> String {
     });
     for tool in tools {
         let example = render::example_node(schema, tool.node);
-        match &tool.name {
-            Some(name) => {
-                heading(&mut out, &format!("`{name}`"));
-                describe(&mut out, schema, tool.node, tool.payload);
-                section(
-                    &mut out,
-                    "Arguments",
-                    "ts",
-                    &render::compact_node(schema, tool.payload),
-                );
-                section(&mut out, "Example call", "json", &example.to_string());
-            }
-            None => {
-                heading(&mut out, "Answer");
-                describe(&mut out, schema, tool.node, tool.payload);
-                section(
-                    &mut out,
-                    "Shape",
-                    "ts",
-                    &render::compact_node(schema, tool.payload),
-                );
-                section(&mut out, "Example", "json", &example.to_string());
-            }
-        }
+        let (title, shape, example_title) = match &tool.name {
+            Some(name) => (format!("`{name}`"), "Arguments", "Example call"),
+            None => ("Answer".to_owned(), "Shape", "Example"),
+        };
+        heading(&mut out, &title);
+        describe(&mut out, schema, tool.node, tool.payload);
+        section(
+            &mut out,
+            shape,
+            "ts",
+            &render::compact_node(schema, tool.payload),
+        );
+        section(&mut out, example_title, "json", &example.to_string());
         hints(&mut out, schema, tool.payload);
     }
     finish(out)

@@ -18,13 +18,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         Data::Struct(_, fields) => {
             check_fields(cx, fields);
             check_transparent(cx, cont, fields);
-            let a = &cont.attrs;
-            if a.tag.is_some() || a.untagged {
-                let tokens = if a.tag.is_some() {
-                    &a.shape_tokens.tag
-                } else {
-                    &a.shape_tokens.untagged
-                };
+            if let Some(tokens) = tagging(cont) {
                 cx.error_spanned_by(
                     at(cont, tokens),
                     "#[serde(tag)] and #[serde(untagged)] apply to enums, not structs",
@@ -50,6 +44,18 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
     if let Some(dialect) = cont.attrs.dialect.get() {
         check_dialect(cx, cont, *dialect);
+    }
+}
+
+/// The `tag` or `untagged` key, when the container has either.
+fn tagging<'a>(cont: &'a Container) -> Option<&'a TokenStream> {
+    let a = &cont.attrs;
+    if a.tag.is_some() {
+        Some(&a.shape_tokens.tag)
+    } else if a.untagged {
+        Some(&a.shape_tokens.untagged)
+    } else {
+        None
     }
 }
 
@@ -247,13 +253,7 @@ fn unique_names<'a>(cx: &Ctxt, variants: impl Iterator<Item = &'a Variant<'a>>, 
 }
 
 fn check_union(cx: &Ctxt, cont: &Container, variants: &[Variant]) {
-    let a = &cont.attrs;
-    if a.tag.is_some() || a.untagged {
-        let tokens = if a.tag.is_some() {
-            &a.shape_tokens.tag
-        } else {
-            &a.shape_tokens.untagged
-        };
+    if let Some(tokens) = tagging(cont) {
         cx.error_spanned_by(
             at(cont, tokens),
             "a tool union has its own JSON form; remove #[serde(tag)]/#[serde(untagged)]",

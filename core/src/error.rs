@@ -238,6 +238,13 @@ pub enum ViolationKind {
     TooLong { len: usize, max: usize, unit: Unit },
     /// A string that does not match the required regular expression.
     PatternMismatch { found: String, pattern: String },
+    /// A string that is not a value of its `format` (`uuid`, `date`, `time`, `date-time`);
+    /// `example` is one that is.
+    FormatMismatch {
+        found: String,
+        format: String,
+        example: String,
+    },
     /// An array whose items must be unique repeats one (`first` and `second` are indices).
     NotUnique { first: usize, second: usize },
     /// The value matches none of the alternatives it may take.
@@ -336,6 +343,14 @@ impl Display for ViolationKind {
             ViolationKind::PatternMismatch { found, pattern } => {
                 write!(f, "{found} does not match the pattern {pattern}")
             }
+            ViolationKind::FormatMismatch {
+                found,
+                format,
+                example,
+            } => write!(
+                f,
+                "{found} is not a valid {format}; write it like {example}"
+            ),
             ViolationKind::NotUnique { first, second } => write!(
                 f,
                 "items must be unique, but items {first} and {second} are equal"

@@ -21,6 +21,7 @@ pub fn fast_from_str<T: ToolSchema>(text: &str) -> Option<T> {
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
+use crate::schema::bridge::Bridge;
 use crate::schema::{Generator, Node, Property, Schema, ToolSchema, Types};
 
 /// `Page<Item>` → `Page_Item`, the `$defs` name of a generic type.
@@ -590,8 +591,12 @@ pub fn unknown_variant(name: &str) -> Error {
     Error::internal(format!("unknown variant {}", quote(name)))
 }
 
-/// A bridged field: its schema from schemars, its value from serde.
-pub fn bridge_schema<T: schemars::JsonSchema>(generator: &mut Generator) -> Node {
+/// A bridged field: its schema from schemars, its value from serde, which the node
+/// keeps to check values with (see [`Bridge`]). A schema the loader refuses rejects every
+/// value with the reason, naming the type and the keyword.
+pub fn bridge_schema<T: schemars::JsonSchema + serde::de::DeserializeOwned>(
+    generator: &mut Generator,
+) -> Node {
     let settings = schemars::generate::SchemaSettings::draft2020_12();
     let schema = settings.into_generator().into_root_schema_for::<T>();
     let mut json = schema.to_value();
@@ -599,7 +604,21 @@ pub fn bridge_schema<T: schemars::JsonSchema>(generator: &mut Generator) -> Node
         map.remove("$schema");
         map.remove("title");
     }
-    crate::schema::load_into(generator, &json).unwrap_or_default()
+    let mut bridge = Bridge::of::<T>();
+    let mut node = match crate::schema::load_into(generator, &json) {
+        Ok(node) => node,
+        Err(e) => {
+            let reasons: Vec<String> = e.violations().iter().map(|v| v.to_string()).collect();
+            bridge.unloadable = Some(format!(
+                "the schema of the bridged type {} cannot be checked: {}",
+                bridge.type_name,
+                reasons.join("; ")
+            ));
+            Node::default()
+        }
+    };
+    node.bridge = Some(bridge);
+    node
 }
 
 pub fn bridge_build<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, Error> {

@@ -97,7 +97,8 @@ impl Limit {
     }
 }
 
-/// A field's own constraints (`range`, `length`, `pattern`), checked on its JSON value.
+/// A field's own constraints (`range`, `length`, `pattern`, `format`), checked on its JSON
+/// value.
 ///
 /// Written by the derive as a `static` beside the field. It checks lengths of strings,
 /// arrays and objects alike, so it is never looser than the schema, whose `length`
@@ -110,6 +111,7 @@ pub struct Check {
     max_len: Option<usize>,
     pattern: Option<&'static str>,
     regex: OnceLock<Option<regex::Regex>>,
+    format: Option<&'static str>,
 }
 
 impl Check {
@@ -122,6 +124,7 @@ impl Check {
             max_len: None,
             pattern: None,
             regex: OnceLock::new(),
+            format: None,
         }
     }
 
@@ -139,6 +142,11 @@ impl Check {
 
     pub const fn pattern(mut self, source: &'static str) -> Self {
         self.pattern = Some(source);
+        self
+    }
+
+    pub const fn format(mut self, format: &'static str) -> Self {
+        self.format = Some(format);
         self
     }
 
@@ -164,7 +172,11 @@ impl Check {
 
     fn passes_string(&self, s: &str) -> bool {
         let counted = self.min_len.is_some() || self.max_len.is_some();
-        (!counted || self.len_ok(s.chars().count())) && self.matches(s)
+        (!counted || self.len_ok(s.chars().count()))
+            && self.matches(s)
+            && self
+                .format
+                .is_none_or(|format| crate::validate::conforms(format, s))
     }
 
     fn len_ok(&self, len: usize) -> bool {

@@ -446,6 +446,13 @@ fn numbers(map: &Map<String, Value>) -> BoxedStrategy<Value> {
 }
 
 fn strings(map: &Map<String, Value>) -> BoxedStrategy<Value> {
+    if let Some(formatted) = map
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(formatted)
+    {
+        return formatted;
+    }
     if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
         let inner = pattern.strip_prefix('^').unwrap_or(pattern);
         let inner = inner.strip_suffix('$').unwrap_or(inner);
@@ -467,6 +474,33 @@ fn strings(map: &Map<String, Value>) -> BoxedStrategy<Value> {
     let min = count(map, "minLength").unwrap_or(0);
     let max = count(map, "maxLength").map_or(min + 6, |max| max.min(min + 6));
     text(min..=max.max(min))
+}
+
+/// Values of the formats toolschema asserts, and near misses: other spellings serde or a
+/// person would accept, impossible dates and times.
+fn formatted(format: &str) -> Option<BoxedStrategy<Value>> {
+    let hex = "[0-9a-fA-F]";
+    let uuid = format!("{hex}{{8}}-{hex}{{4}}-{hex}{{4}}-{hex}{{4}}-{hex}{{12}}");
+    let valid = match format {
+        "uuid" => uuid.clone(),
+        "date" => "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])".to_owned(),
+        "time" => "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,3})?(Z|z|[+-]0[0-9]:[0-5][0-9])".to_owned(),
+        "date-time" => "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](Z|[+-]0[0-9]:[0-5][0-9])".to_owned(),
+        _ => return None,
+    };
+    let near = match format {
+        "uuid" => format!("{hex}{{32}}|\\{{{uuid}\\}}|urn:uuid:{uuid}|{hex}{{8}}-{hex}{{4}}-{hex}{{4}}-{hex}{{4}}-{hex}{{11}}[g-z]"),
+        "date" => "[0-9]{4}-(0[0-9]|1[0-4])-(0[0-9]|2[89]|3[0-2])|[0-9]{2}/[0-9]{2}/[0-9]{4}|[0-9]{4}-[1-9]-[1-9]".to_owned(),
+        "time" => "(2[3-5]|[01][0-9]):(59|60):(59|60|61)(Z|[+-](0[0-9]|2[3-5]):[0-9]{2})?|[0-9]{2}:[0-9]{2}:[0-9]{2} [A-Z]{3}".to_owned(),
+        _ => "[0-9]{4}-(02-(2[89]|3[01])|(0[469]|11)-3[01])[T ](23:59:60|12:00:00)(Z|[+-]0[0-9]:[0-5][0-9])?|[0-9]{4}-[0-9]{2}-[0-9]{2}".to_owned(),
+    };
+    let valid = proptest::string::string_regex(&valid)
+        .ok()?
+        .prop_map(Value::String);
+    let near = proptest::string::string_regex(&near)
+        .ok()?
+        .prop_map(Value::String);
+    Some(Union::new_weighted(vec![(8, valid.boxed()), (1, near.boxed())]).boxed())
 }
 
 /// Strings of `CHARS` with a length (in characters) in `lengths`.

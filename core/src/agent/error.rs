@@ -94,6 +94,13 @@ pub enum AskError {
         steps: usize,
         attempts: Vec<Attempt>,
     },
+    /// The schema asked for cannot check replies (see [`Schema::problem`](crate::Schema::problem)):
+    /// no model was called.
+    #[error("the schema cannot be used: {error}")]
+    Schema {
+        error: crate::Error,
+        attempts: Vec<Attempt>,
+    },
 }
 
 fn last_error(attempts: &[Attempt]) -> String {
@@ -111,7 +118,19 @@ impl AskError {
             | AskError::Provider { attempts, .. }
             | AskError::Budget { attempts, .. }
             | AskError::Cancelled { attempts }
-            | AskError::StepLimit { attempts, .. } => attempts,
+            | AskError::StepLimit { attempts, .. }
+            | AskError::Schema { attempts, .. } => attempts,
+        }
+    }
+
+    pub(crate) fn attempts_mut(&mut self) -> &mut Vec<Attempt> {
+        match self {
+            AskError::Exhausted { attempts, .. }
+            | AskError::Provider { attempts, .. }
+            | AskError::Budget { attempts, .. }
+            | AskError::Cancelled { attempts }
+            | AskError::StepLimit { attempts, .. }
+            | AskError::Schema { attempts, .. } => attempts,
         }
     }
 

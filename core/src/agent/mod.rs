@@ -227,30 +227,32 @@ impl<P: Provider> Agent<P> {
         let span = info_span!("ask", target = %T::schema_name(), provider = self.provider.name());
         async move {
             self.counters.ask();
-            let target = Target::new(Schema::of::<T>(), &T::schema_name());
-            let outcome = self.run_attempts(&target, history, prompt, cancel).await;
-            match outcome {
-                Ok((values, reply, attempts, fixed_locally, usage)) => {
-                    match T::from_json(values[0].clone()) {
-                        Ok(typed) => {
-                            self.counters
-                                .success(attempts, fixed_locally, usage.total());
-                            self.emit(Event::Done { attempts, usage });
-                            Ok((typed, values, reply))
-                        }
-                        Err(e) => Err(AskError::Exhausted {
-                            attempts: vec![Attempt {
-                                number: attempts,
-                                mode: self.mode,
-                                request: String::new(),
-                                raw: reply.text.clone(),
-                                error: Some(e),
-                                usage,
-                                finish: reply.finish,
-                            }],
-                            best: None,
-                        }),
-                    }
+            let schema = Schema::of::<T>();
+            if let Some(error) = schema.problem() {
+                return Err(AskError::Schema {
+                    error,
+                    attempts: Vec::new(),
+                });
+            }
+            let target = Target::new(schema, &T::schema_name());
+            // The typed value is built inside the loop: what the type rejects is a
+            // violation of that attempt, repaired and kept like any other.
+            let build = |values: &[Value]| match values.first() {
+                Some(first) => T::from_json(first.clone()),
+                None => Err(Error::internal("the reply held no value")),
+            };
+            match self
+                .run_attempts(&target, history, prompt, cancel, build)
+                .await
+            {
+                Ok(done) => {
+                    self.counters
+                        .success(done.attempts, done.fixed_locally, done.usage.total());
+                    self.emit(Event::Done {
+                        attempts: done.attempts,
+                        usage: done.usage,
+                    });
+                    Ok((done.value, done.values, done.reply))
                 }
                 Err(e) => {
                     if matches!(e, AskError::Exhausted { .. }) {
@@ -264,15 +266,15 @@ impl<P: Provider> Agent<P> {
         .await
     }
 
-    /// The loop. Returns the value, the last reply, the attempts used, whether local
-    /// fixes were needed, and the tokens used.
-    async fn run_attempts(
+    /// The loop: attempts until a reply's values fit the schema and `build` accepts them.
+    async fn run_attempts<T>(
         &self,
         target: &Target,
         history: Vec<Message>,
         prompt: &str,
         cancel: Option<&CancelToken>,
-    ) -> Result<(Vec<Value>, Reply, usize, bool, Usage), AskError> {
+        build: impl Fn(&[Value]) -> Result<T, Error>,
+    ) -> Result<Success<T>, AskError> {
         let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
         let mut modes: Vec<Mode> = match self.mode {
             Mode::Auto => {
@@ -345,7 +347,12 @@ impl<P: Provider> Agent<P> {
                 finish: reply.finish.clone(),
                 chars: raw.chars().count(),
             });
-            let parsed = read::read(&parser, target, &reply, &raw, &shaped, mode);
+            let parsed = read::read(&parser, target, &reply, &raw, &shaped, mode).and_then(
+                |(values, fixes)| match build(&values) {
+                    Ok(value) => Ok((value, values, fixes)),
+                    Err(e) => Err(e.with_fixes(fixes)),
+                },
+            );
             // A server that ignores `tools` writes the call as text: the rest of the ask
             // goes on in the next mode.
             if self.mode == Mode::Auto
@@ -365,14 +372,21 @@ impl<P: Provider> Agent<P> {
                 finish: reply.finish.clone(),
             };
             match parsed {
-                Ok((values, fixes)) => {
+                Ok((value, values, fixes)) => {
                     if !fixes.is_empty() {
                         self.emit(Event::FixedLocally {
                             attempt,
                             fixes: fixes.clone(),
                         });
                     }
-                    return Ok((values, reply, attempt, !fixes.is_empty(), usage));
+                    return Ok(Success {
+                        value,
+                        values,
+                        reply,
+                        attempts: attempt,
+                        fixed_locally: !fixes.is_empty(),
+                        usage,
+                    });
                 }
                 Err(error) => {
                     warn!(
@@ -515,6 +529,19 @@ impl<P: Provider> Agent<P> {
             }
         }
     }
+}
+
+/// What a successful run of the loop gives.
+struct Success<T> {
+    value: T,
+    /// The reply's values (one per tool call when the model made several).
+    values: Vec<Value>,
+    reply: Reply,
+    /// The attempts used, the successful one included.
+    attempts: usize,
+    /// Whether the reply needed local fixes.
+    fixed_locally: bool,
+    usage: Usage,
 }
 
 enum CallError {

@@ -236,13 +236,7 @@ impl<P: Provider> Agent<P> {
 }
 
 fn prepend(error: &mut AskError, earlier: Vec<crate::agent::Attempt>) {
-    let attempts = match error {
-        AskError::Exhausted { attempts, .. }
-        | AskError::Provider { attempts, .. }
-        | AskError::Budget { attempts, .. }
-        | AskError::Cancelled { attempts }
-        | AskError::StepLimit { attempts, .. } => attempts,
-    };
+    let attempts = error.attempts_mut();
     let mut all = earlier;
     all.append(attempts);
     *attempts = all;

@@ -1,5 +1,6 @@
 //! The [`ToolSchema`] trait and the compiled [`Schema`] it produces.
 
+pub(crate) mod bridge;
 mod from_json;
 pub(crate) use from_json::{compile_pattern, load_into};
 mod impls;
@@ -16,6 +17,7 @@ use serde_json::Value;
 pub use node::{DefId, Discriminator, Node, Pattern, Property, Types};
 
 use crate::Error;
+use crate::error::{Violation, ViolationKind};
 
 /// A type whose JSON form is described by a JSON Schema and read by a strict deserializer
 /// built from that same description.
@@ -182,6 +184,11 @@ pub struct Schema {
     json: OnceLock<Value>,
     /// Whether the validator's frame budget always outlasts JSON text (see `streams`).
     streams: OnceLock<bool>,
+    /// Why parts of the schema could not be loaded (a bridged type's schema with a
+    /// keyword the loader does not support): values are checked against nothing there.
+    problems: Vec<String>,
+    /// Whether `format` is asserted (see [`Schema::asserts_formats`]).
+    pub(crate) asserts_formats: bool,
 }
 
 type Cache = RwLock<HashMap<TypeId, Arc<Schema>>>;
@@ -197,16 +204,27 @@ impl Schema {
         mut root: Node,
         root_def: Option<DefId>,
     ) -> Self {
+        let mut problems = Vec::new();
+        let mut finish = |node: &mut Node| {
+            node.index();
+            if let Some(reason) = node.bridge.as_ref().and_then(|b| b.unloadable.as_ref())
+                && !problems.contains(reason)
+            {
+                problems.push(reason.clone());
+            }
+        };
         for def in &mut definitions {
-            def.node.for_each_mut(&mut Node::index);
+            def.node.for_each_mut(&mut finish);
         }
-        root.for_each_mut(&mut Node::index);
+        root.for_each_mut(&mut finish);
         Schema {
             definitions,
             root,
             root_def,
             json: OnceLock::new(),
             streams: OnceLock::new(),
+            problems,
+            asserts_formats: false,
         }
     }
 
@@ -218,9 +236,57 @@ impl Schema {
         }
         let mut generator = Generator::default();
         let root = T::describe(&mut generator);
-        let schema = Arc::new(generator.finish(root));
+        let schema = Arc::new(generator.finish(root).asserting_formats(true));
         let mut cache = cache().write().unwrap_or_else(|e| e.into_inner());
         Arc::clone(cache.entry(key).or_insert(schema))
+    }
+
+    /// Why this schema cannot check every value it should: the schema of a bridged type
+    /// (`#[schema(bridge)]`) used a keyword the loader does not support. Such a schema
+    /// rejects every value at that type with the reason, and [`Agent`](crate::Agent)
+    /// asks fail before calling a model.
+    pub fn problem(&self) -> Option<Error> {
+        if self.problems.is_empty() {
+            return None;
+        }
+        let violations = self
+            .problems
+            .iter()
+            .map(|reason| {
+                Violation::new(
+                    "",
+                    ViolationKind::Invalid {
+                        message: reason.clone(),
+                    },
+                )
+            })
+            .collect();
+        Some(Error::new(violations))
+    }
+
+    /// Whether `format` is checked: `uuid`, `date`, `time` and `date-time` (RFC 4122 and
+    /// RFC 3339); other formats are annotations either way.
+    ///
+    /// A derived type's schema asserts them: `#[schema(format = "date")]` and bridged
+    /// types such as `Uuid` say what the value must be. A schema loaded at run time follows
+    /// draft 2020-12, where `format` is an annotation, unless this is turned on.
+    ///
+    /// ```
+    /// let schema = toolschema::Schema::from_json(serde_json::json!({ "format": "date" }))?;
+    /// assert!(schema.is_valid(&"31/01/2025".into()));
+    /// let schema = schema.asserting_formats(true);
+    /// assert!(!schema.is_valid(&"31/01/2025".into()));
+    /// assert!(schema.is_valid(&"2025-01-31".into()));
+    /// # Ok::<(), toolschema::Error>(())
+    /// ```
+    pub fn asserting_formats(mut self, assert: bool) -> Self {
+        self.asserts_formats = assert;
+        self
+    }
+
+    /// Whether `format` is checked (see [`Schema::asserting_formats`]).
+    pub fn asserts_formats(&self) -> bool {
+        self.asserts_formats
     }
 
     /// The root node.

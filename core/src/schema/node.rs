@@ -178,6 +178,10 @@ pub struct Node {
     pub examples: Vec<Value>,
     pub default: Option<Value>,
 
+    /// serde's own check of a bridged type (`#[schema(bridge)]`), run where the
+    /// keywords pass.
+    pub(crate) bridge: Option<super::bridge::Bridge>,
+
     /// Key → index into `properties` (names and aliases), built by [`Node::index`].
     pub(crate) property_index: HashMap<String, usize>,
 }

@@ -5,6 +5,8 @@ mod alternatives;
 mod compare;
 pub(crate) use describe::describe_value as describe_value_pub;
 mod describe;
+mod format;
+pub(crate) use format::conforms;
 pub(crate) mod suggest;
 
 use serde_json::{Map, Value};
@@ -257,6 +259,19 @@ impl<'a> Validator<'a> {
     }
 
     fn keywords(&mut self, node: &'a Node, value: &'a Value) {
+        let reported = self.out.len();
+        self.schema_keywords(node, value);
+        // serde's check of a bridged type, where the schema's keywords found nothing.
+        if let Some(bridge) = &node.bridge
+            && !self.failed
+            && self.out.len() == reported
+            && let Some(message) = bridge.problem(value)
+        {
+            self.report(ViolationKind::Invalid { message }, None);
+        }
+    }
+
+    fn schema_keywords(&mut self, node: &'a Node, value: &'a Value) {
         if node.never {
             let kind = if self.path.is_empty() {
                 ViolationKind::Invalid {
@@ -396,6 +411,11 @@ impl<'a> Validator<'a> {
     }
 
     fn string(&mut self, node: &'a Node, s: &str) {
+        if let Some(format) = &node.format
+            && self.schema.asserts_formats
+        {
+            self.format(format, s);
+        }
         if node.min_length.is_some() || node.max_length.is_some() {
             let len = s.chars().count();
             self.lengths(len, node.min_length, node.max_length, Unit::Characters);
@@ -407,6 +427,19 @@ impl<'a> Validator<'a> {
                 ViolationKind::PatternMismatch {
                     found: describe::short_json(&Value::String(s.to_owned())),
                     pattern: pattern.source.clone(),
+                },
+                None,
+            );
+        }
+    }
+
+    fn format(&mut self, format: &str, s: &str) {
+        if !format::conforms(format, s) {
+            self.report(
+                ViolationKind::FormatMismatch {
+                    found: describe::short_json(&Value::String(s.to_owned())),
+                    format: format.to_owned(),
+                    example: format::example(format).unwrap_or_default().to_owned(),
                 },
                 None,
             );

@@ -28,7 +28,7 @@ const MAX: &str = "max";
 const NAME: &str = "name";
 const DIALECT: &str = "dialect";
 
-pub const FORMATS: &[&str] = &["date", "date-time", "email", "uri", "uuid"];
+pub const FORMATS: &[&str] = &["date", "date-time", "email", "time", "uri", "uuid"];
 
 /// An attribute value that remembers its tokens (for spans) and rejects a second setting.
 pub struct Attr<T> {

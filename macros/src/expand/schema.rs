@@ -120,16 +120,13 @@ fn field(f: &Field, all_default: bool) -> TokenStream {
         calls.push(quote!(.hint(#h)));
     }
     calls.extend(constraints(f));
-    if let Some(format) = a.format.get() {
-        calls.push(quote!(.format(#format)));
-    }
     if let Some(example) = a.example.get() {
         calls.push(quote!(.example(::toolschema::__private::json!(#example))));
     }
     quote!(::toolschema::__private::Field::new(#name, #node) #(#calls)*)
 }
 
-/// The field's `range`, `length` and `pattern` as builder calls. The schema's `Field` and
+/// The field's `range`, `length`, `pattern` and `format` as builder calls. The schema's `Field` and
 /// the fast path's `Check` take the same calls, so their bounds are the same tokens.
 pub(super) fn constraints(f: &Field) -> Vec<TokenStream> {
     let a = &f.attrs;
@@ -162,6 +159,9 @@ pub(super) fn constraints(f: &Field) -> Vec<TokenStream> {
     }
     if let Some(p) = a.pattern.get() {
         calls.push(quote!(.pattern(#p)));
+    }
+    if let Some(format) = a.format.get() {
+        calls.push(quote!(.format(#format)));
     }
     calls
 }

@@ -50,7 +50,7 @@ fn named_struct_reports_every_violation_in_one_pass() {
         rejected::<Person>(json!({"name": 1, "agee": 31, "tags": "x", "email": 5})),
         [
             "/name: expected a string, found the number 1",
-            "/agee: unknown field; did you mean \"age\"?",
+            "/agee: unknown field; did you mean \"age\"? The allowed keys are \"name\", \"age\", \"email\", \"tags\"; remove the others.",
             "/tags: expected an array, found the string \"x\"",
             "/email: expected a string or null, found the number 5",
             "/age: missing required field",
@@ -303,7 +303,10 @@ fn enum_representations() {
     );
     assert_eq!(
         rejected::<Internal>(json!({"type": "square", "r": 1})),
-        ["/r: unknown field", "/side: missing required field"]
+        [
+            "/r: unknown field; the allowed keys are \"type\", \"side\"; remove the others",
+            "/side: missing required field"
+        ]
     );
 
     assert_eq!(
@@ -392,7 +395,7 @@ fn tool_union_validates_the_envelope_then_the_arguments() {
     assert_eq!(
         rejected::<Step>(json!({"answr": "x"})),
         [
-            "/answr: unknown field; did you mean \"answer\"?",
+            "/answr: unknown field; did you mean \"answer\"? The allowed keys are \"answer\"; remove the others.",
             "/answer: missing required field"
         ]
     );
@@ -535,6 +538,12 @@ fn schema_attributes_constrain_and_explain() {
                 max: 2,
                 unit: Unit::Items
             },
+            // `format = "date"` is asserted on derived types.
+            &ViolationKind::FormatMismatch {
+                found: "\"today\"".into(),
+                format: "date".into(),
+                example: "\"2025-06-14\"".into()
+            },
             &ViolationKind::OutOfRange {
                 found: "0".into(),
                 bound: Bound::Minimum("1".into())
@@ -548,7 +557,7 @@ fn schema_attributes_constrain_and_explain() {
     );
     // A missing field carries its hint too.
     let err = toolschema::from_value::<Form>(
-        json!({"pin": "1234", "temperature": 1, "tags": [], "day": "d"}),
+        json!({"pin": "1234", "temperature": 1, "tags": [], "day": "2025-06-14"}),
     )
     .unwrap_err();
     assert_eq!(
@@ -577,7 +586,7 @@ fn generics_and_recursion() {
             json!({"items": [{"name": "a", "children": [{"nam": "b", "children": []}]}]})
         ),
         [
-            "/items/0/children/0/nam: unknown field; did you mean \"name\"?",
+            "/items/0/children/0/nam: unknown field; did you mean \"name\"? The allowed keys are \"name\", \"children\"; remove the others.",
             "/items/0/children/0/name: missing required field",
         ]
     );

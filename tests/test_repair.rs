@@ -1,14 +1,16 @@
 //! The lenient parse, fix by fix: every repair, extraction step and coercion, with the
-//! exact value it gives and the exact fixes it reports; the pathological inputs; and, in
-//! `repair/properties.rs`, properties over generated text (valid JSON is read as it is, a
-//! truncated reply never gains content, no input panics).
+//! exact value it gives and the exact fixes it reports; the pathological inputs. Syntax
+//! repairs and truncated replies are here, extraction in `repair/extraction.rs`, coercion
+//! in `repair/coercion.rs`; and, in `repair/properties.rs`, properties over generated text
+//! (valid JSON is read as it is, a truncated reply never gains content, several values are
+//! never read as one, no input panics).
 
 // Test types are built and compared whole; not every field is read on its own.
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
 use toolschema::repair::{Fix, FixKind, Location, MAX_NESTING, repair};
-use toolschema::{Coercion, Parser, ToolSchema, ViolationKind};
+use toolschema::{Parser, ToolSchema, Violation, ViolationKind};
 
 use FixKind::*;
 
@@ -138,6 +140,69 @@ fn strings_keep_control_characters_and_stray_quotes() {
     );
     // Quotes escaped around a whole string are undone.
     check("\\\"hello world\\\"", json!("hello world"), &[]);
+}
+
+/// The one violation of a reply that is not JSON: at the root, a syntax error there.
+#[track_caller]
+fn syntax_error(err: &toolschema::Error, line: usize, column: usize, message: &str) {
+    let syntax = ViolationKind::Syntax {
+        line,
+        column,
+        message: message.to_owned(),
+    };
+    assert_eq!(err.violations(), [Violation::new("", syntax)], "{err}");
+}
+
+#[test]
+fn a_lone_string_whose_inner_quotes_ended_it_early_is_read_whole() {
+    // The reply is one string literal, its inner quotes not escaped; one of them is
+    // followed by what may follow a value, so it seemed to end the string.
+    // Every escape keeps its JSON meaning, as anywhere else in a string: `\t` is a tab,
+    // `\"` a quote, `\\` a backslash, `\u00e9` an é.
+    check(
+        "\"Tab:\\there \"quoted\", ok\"",
+        json!("Tab:\there \"quoted\", ok"),
+        &[at(UnescapedQuote, 12), at(UnescapedQuote, 19)],
+    );
+    check(
+        "\"a \\\"b\\\" \\\\ caf\\u00e9 \"c\": d\"",
+        json!("a \"b\" \\ café \"c\": d"),
+        &[at(UnescapedQuote, 22), at(UnescapedQuote, 24)],
+    );
+    check(
+        "\"He said \"hi\", then left\"",
+        json!("He said \"hi\", then left"),
+        &[at(UnescapedQuote, 9), at(UnescapedQuote, 12)],
+    );
+    check(
+        "\"the list [1, 2\"] more\"",
+        json!("the list [1, 2\"] more"),
+        &[at(UnescapedQuote, 15)],
+    );
+}
+
+#[test]
+fn several_values_are_refused_not_read_as_one_string() {
+    // `"yes", "no"` is two strings, not the string `yes", "no`; and a list of strings
+    // is not made of them: a reply that is several values is not one of them.
+    let unexpected = |c: char| format!("unexpected {c:?} after the JSON value");
+    for (text, line, column, c) in [
+        (r#""yes", "no""#, 1, 8, '"'),
+        (r#""yes" "no""#, 1, 7, '"'),
+        ("\"yes\"\n\"no\"", 2, 1, '"'),
+        (r#""key": "value""#, 1, 6, ':'),
+        (r#""a\"b\"", "c""#, 1, 11, '"'),
+        (r#""a", 1, "b""#, 1, 6, '1'),
+        // Raw control characters and comments do not make one string of them.
+        ("\"a\tb\", /* or */ \"c\"", 1, 17, '"'),
+    ] {
+        let err = repair(text).expect_err(text);
+        syntax_error(&err, line, column, &unexpected(c));
+    }
+    let err = Parser::new()
+        .parse::<Vec<String>>(r#""yes", "no""#)
+        .expect_err("two values are not a list");
+    syntax_error(&err, 1, 8, &unexpected('"'));
 }
 
 #[test]
@@ -367,7 +432,8 @@ fn a_truncated_reply_is_reported_through_the_parse() {
 #[test]
 fn nesting_is_bounded() {
     let ok = format!("{}{}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
-    assert!(repair(&ok).is_ok());
+    let nested = (0..MAX_NESTING - 1).fold(json!([]), |inner, _| json!([inner]));
+    check(&ok, nested, &[]);
     let deep = format!(
         "{}{}",
         "[".repeat(MAX_NESTING + 1),
@@ -384,316 +450,17 @@ fn nesting_is_bounded() {
 fn a_million_unclosed_brackets_return_an_error() {
     let text = "[".repeat(1_000_000);
     let err = toolschema::parse::<Value>(&text).expect_err("too deep");
-    assert!(
-        matches!(err.violations()[0].kind(), ViolationKind::Syntax { message, .. }
-            if message == "nested more than 128 levels deep"),
-        "{err}"
-    );
+    syntax_error(&err, 1, 129, "nested more than 128 levels deep");
     let text = "{\"a\":".repeat(1_000_000);
-    assert!(toolschema::parse::<Value>(&text).is_err());
+    let err = toolschema::parse::<Value>(&text).expect_err("too deep");
+    syntax_error(&err, 1, 5 * 128 + 1, "nested more than 128 levels deep");
 }
 
-// Extraction
+#[path = "repair/extraction.rs"]
+mod extraction;
 
-#[test]
-fn json_is_taken_out_of_fences_wrappers_and_prose() {
-    assert_eq!(
-        parsed("Sure:\n```json\n{\"a\": 1}\n```\nAnything else?"),
-        (json!({"a": 1}), vec![reply(CodeFence)])
-    );
-    assert_eq!(
-        parsed("<tool_call>{\"name\": \"x\"}</tool_call>"),
-        (
-            json!({"name": "x"}),
-            vec![reply(Wrapper {
-                tag: "tool_call".into()
-            })]
-        )
-    );
-    assert_eq!(
-        parsed("The answer is {\"a\": [1, 2]}."),
-        (json!({"a": [1, 2]}), vec![reply(Prose)])
-    );
-    // Strict JSON as a whole is taken as it is, whatever its strings hold.
-    assert_eq!(
-        parsed("{\"a\": \"<think>x</think> ```json\"}"),
-        (json!({"a": "<think>x</think> ```json"}), vec![])
-    );
-}
-
-#[test]
-fn thinking_blocks_are_skipped() {
-    assert_eq!(
-        parsed("<think>maybe {\"a\": 0}</think>\n{\"a\": 1}"),
-        (json!({"a": 1}), vec![reply(Thinking)])
-    );
-    // Reasoning never closed, with nothing before it: the answer may be inside.
-    assert_eq!(
-        parsed("<thinking>so it is {\"a\": 2}"),
-        (json!({"a": 2}), vec![reply(Thinking), reply(Prose)])
-    );
-}
-
-#[test]
-fn of_several_candidates_the_first_that_fits_is_taken() {
-    #[derive(ToolSchema, Debug, PartialEq)]
-    struct Pick {
-        a: u8,
-    }
-    let picked = Parser::new()
-        .parse::<Pick>("Either {\"b\": 1} or {\"a\": 1}.")
-        .expect("the second fits");
-    assert_eq!(picked.value, Pick { a: 1 });
-    let candidate = Candidate {
-        chosen: 1,
-        of: 3,
-        reason: "the first that fits the schema",
-    };
-    assert_eq!(listed(&picked.fixes), [reply(Prose), reply(candidate)]);
-    // A code block in another language fits any string, but JSON after it is preferred.
-    let (value, fixes) =
-        parsed("Install it:\n```bash\npip install x\n```\nthen send\n```json\n{\"a\": 1}\n```");
-    assert_eq!(value, json!({"a": 1}));
-    let candidate = Candidate {
-        chosen: 1,
-        of: 3,
-        reason: "the first JSON value that fits the schema",
-    };
-    assert_eq!(fixes, [reply(CodeFence), reply(candidate)]);
-}
-
-#[test]
-fn a_reply_that_is_not_json_is_text_where_a_string_is_asked_for() {
-    let parsed = Parser::new()
-        .parse::<String>("Paris, France.")
-        .expect("text");
-    assert_eq!(parsed.value, "Paris, France.");
-    assert_eq!(listed(&parsed.fixes), [reply(PlainText)]);
-    let parsed = Parser::new().parse::<String>("Paris").expect("a word");
-    assert_eq!(parsed.value, "Paris");
-    assert_eq!(listed(&parsed.fixes), [at(UnquotedString, 0)]);
-}
-
-#[test]
-fn double_encoded_json_is_decoded() {
-    #[derive(ToolSchema, Debug, PartialEq)]
-    struct Inner {
-        x: u8,
-    }
-    #[derive(ToolSchema, Debug, PartialEq)]
-    struct Outer {
-        inner: Inner,
-    }
-    let parsed = Parser::new()
-        .parse::<Inner>(r#""{\"x\": 1}""#)
-        .expect("decoded");
-    assert_eq!(parsed.value, Inner { x: 1 });
-    assert_eq!(listed(&parsed.fixes), [reply(DoubleEncoded)]);
-    let parsed = Parser::new()
-        .parse::<Outer>(r#"{"inner": "{\"x\": 2}"}"#)
-        .expect("decoded");
-    assert_eq!(parsed.value.inner, Inner { x: 2 });
-    assert_eq!(listed(&parsed.fixes), [pointer(DoubleEncoded, "/inner")]);
-    // Not with coercion off: the string is a wrong type.
-    let err = Parser::new()
-        .coercion(Coercion::None)
-        .parse::<Outer>(r#"{"inner": "{\"x\": 2}"}"#)
-        .expect_err("no coercion");
-    assert_eq!(err.violations()[0].pointer(), "/inner");
-}
-
-#[test]
-fn a_schema_echoed_back_is_reported_as_such() {
-    #[derive(ToolSchema, Debug)]
-    struct Person {
-        name: String,
-        age: u8,
-    }
-    let echoed = Person::json_schema().to_string();
-    let err = toolschema::parse::<Person>(&echoed).expect_err("a schema is not data");
-    assert_eq!(err.violations().len(), 1);
-    assert_eq!(err.violations()[0].kind(), &ViolationKind::SchemaEchoed);
-    let bare = r#"```json
-{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
-```"#;
-    let err = toolschema::parse::<Person>(bare).expect_err("a schema is not data");
-    assert_eq!(err.violations()[0].kind(), &ViolationKind::SchemaEchoed);
-    assert_eq!(listed(err.fixes()), [reply(CodeFence)]);
-}
-
-// Coercion
-
-#[derive(ToolSchema, Debug, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum Status {
-    Open,
-    InProgress,
-    Done,
-}
-
-#[derive(ToolSchema, Debug, PartialEq)]
-struct Task {
-    title: String,
-    points: u8,
-    urgent: bool,
-    status: Status,
-    tags: Vec<String>,
-}
-
-const LOOSE_TASK: &str = r#"{"title": "Ship", "points": "3", "urgent": "true", "status": "In Progress", "tags": "release"}"#;
-
-#[test]
-fn safe_coercion_makes_lossless_changes_and_reports_each() {
-    let parsed = Parser::new().parse::<Task>(LOOSE_TASK).expect("coerced");
-    assert_eq!(
-        parsed.value,
-        Task {
-            title: "Ship".into(),
-            points: 3,
-            urgent: true,
-            status: Status::InProgress,
-            tags: vec!["release".into()],
-        }
-    );
-    let enum_case = EnumCase {
-        from: "In Progress".into(),
-        to: "in_progress".into(),
-    };
-    assert_eq!(
-        listed(&parsed.fixes),
-        [
-            pointer(StringToNumber, "/points"),
-            pointer(StringToBoolean, "/urgent"),
-            pointer(enum_case, "/status"),
-            pointer(WrappedInList, "/tags"),
-        ]
-    );
-    // Safe is the default.
-    assert_eq!(
-        toolschema::parse::<Task>(LOOSE_TASK)
-            .expect("coerced")
-            .points,
-        3
-    );
-}
-
-#[test]
-fn without_coercion_the_value_must_fit_as_written() {
-    let err = Parser::new()
-        .coercion(Coercion::None)
-        .parse::<Task>(LOOSE_TASK)
-        .expect_err("nothing is coerced");
-    let pointers: Vec<&str> = err.violations().iter().map(|v| v.pointer()).collect();
-    assert_eq!(pointers, ["/points", "/urgent", "/status", "/tags"]);
-    assert_eq!(err.fixes(), []);
-}
-
-#[test]
-fn coercion_never_rounds_or_guesses() {
-    #[derive(ToolSchema, Debug, PartialEq)]
-    struct Count {
-        n: u8,
-    }
-    let parse = |raw: &str| Parser::new().parse::<Count>(raw);
-    assert_eq!(parse(r#"{"n": "42"}"#).expect("a number").value.n, 42);
-    // 3.0 is the integer 3; 1.5 is not rounded, as a number or in a string.
-    assert_eq!(parse(r#"{"n": "3.0"}"#).expect("an integer").value.n, 3);
-    for raw in [r#"{"n": 1.5}"#, r#"{"n": "1.5"}"#, r#"{"n": "forty"}"#] {
-        let err = parse(raw).expect_err("not an integer");
-        assert_eq!(err.violations()[0].pointer(), "/n", "{raw}");
-        assert!(
-            matches!(err.violations()[0].kind(), ViolationKind::WrongType { .. }),
-            "{raw}"
-        );
-    }
-    #[derive(ToolSchema, Debug, PartialEq)]
-    struct Price {
-        eur: f64,
-    }
-    let parsed = Parser::new()
-        .parse::<Price>(r#"{"eur": "361474139.24914324"}"#)
-        .expect("a number");
-    assert_eq!(parsed.value.eur, 361474139.24914324);
-    // A number read from a string is still checked against its range.
-    let err = parse(r#"{"n": "300"}"#).expect_err("out of range");
-    assert_eq!(err.to_string(), "/n: 300 is above the maximum of 255");
-    assert_eq!(listed(err.fixes()), [pointer(StringToNumber, "/n")]);
-}
-
-#[test]
-fn near_miss_keys_stay_violations_with_a_suggestion() {
-    #[derive(ToolSchema, Debug)]
-    struct Person {
-        name: String,
-        age: u8,
-    }
-    let err =
-        toolschema::parse::<Person>(r#"{"nmae": "Ann", "age": 31}"#).expect_err("not renamed");
-    let found: Vec<(&str, &ViolationKind, Option<&str>)> = err
-        .violations()
-        .iter()
-        .map(|v| (v.pointer(), v.kind(), v.suggestion()))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            ("/nmae", &ViolationKind::UnknownField, Some("name")),
-            ("/name", &ViolationKind::MissingField, None),
-        ]
-    );
-}
-
-#[test]
-fn enum_values_match_ignoring_case_and_separators_only_when_unambiguous() {
-    #[derive(ToolSchema, Debug, PartialEq)]
-    struct Ticket {
-        status: Status,
-    }
-    let parsed = Parser::new()
-        .parse::<Ticket>(r#"{"status": "DONE"}"#)
-        .expect("matched");
-    assert_eq!(parsed.value.status, Status::Done);
-    let enum_case = EnumCase {
-        from: "DONE".into(),
-        to: "done".into(),
-    };
-    assert_eq!(listed(&parsed.fixes), [pointer(enum_case, "/status")]);
-    let err = toolschema::parse::<Ticket>(r#"{"status": "finished"}"#).expect_err("no match");
-    assert!(matches!(
-        err.violations()[0].kind(),
-        ViolationKind::NotAllowed { .. }
-    ));
-    // Two allowed values that differ only in separators: no guess.
-    let schema = toolschema::Schema::from_json(json!({"enum": ["in_progress", "in-progress"]}))
-        .expect("a schema");
-    assert_eq!(
-        schema.parse("\"in_progress\"").expect("as written"),
-        "in_progress"
-    );
-    let err = schema.parse("\"In Progress\"").expect_err("ambiguous");
-    assert!(matches!(
-        err.violations()[0].kind(),
-        ViolationKind::NotAllowed { .. }
-    ));
-}
-
-#[test]
-fn fixes_are_kept_on_the_error() {
-    #[derive(ToolSchema, Debug)]
-    struct Small {
-        #[schema(range(max = 10))]
-        n: u8,
-    }
-    let err = toolschema::parse::<Small>("```json\n{'n': 30,}\n```").expect_err("too big");
-    assert!(matches!(
-        err.violations()[0].kind(),
-        ViolationKind::OutOfRange { .. }
-    ));
-    assert_eq!(
-        listed(err.fixes()),
-        [reply(CodeFence), at(SingleQuotes, 1), at(TrailingComma, 8),]
-    );
-}
+#[path = "repair/coercion.rs"]
+mod coercion;
 
 #[path = "repair/properties.rs"]
 mod properties;

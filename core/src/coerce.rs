@@ -1,6 +1,8 @@
 //! Schema-guided coercion: lossless changes that make a value fit its schema, each
 //! reported. Nothing lossy is ever done: no rounding, no key renaming, no truncation.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::repair::{Fix, FixKind, Location, repair};
@@ -21,8 +23,7 @@ pub enum Coercion {
 
 pub(crate) fn coerce(schema: &Schema, value: &mut Value, level: Coercion, fixes: &mut Vec<Fix>) {
     if level == Coercion::Safe {
-        let mut path = String::new();
-        walk(schema, schema.root(), value, &mut path, fixes, 0);
+        Coercer::new(schema).walk(schema.root(), value, fixes, 0);
     }
 }
 
@@ -30,100 +31,179 @@ fn fix(fixes: &mut Vec<Fix>, kind: FixKind, path: &str) {
     fixes.push(Fix::new(kind, Location::Pointer(path.to_owned())));
 }
 
-fn walk(
-    schema: &Schema,
-    node: &Node,
-    value: &mut Value,
-    path: &mut String,
-    fixes: &mut Vec<Fix>,
-    depth: usize,
-) {
-    if depth > MAX_DEPTH {
-        return;
+/// One coercion of a value: where the walk is, and the alternatives it has tried.
+struct Coercer<'s> {
+    schema: &'s Schema,
+    /// The RFC 6901 pointer of the value being walked.
+    path: String,
+    /// Two alternatives that recurse into the same key meet the same alternatives on the
+    /// same values below; coercing toward each again would double the work per level.
+    /// Values are copied and changed as the walk goes, so an attempt is known by its
+    /// alternative, pointer and depth, and reused only on the very same input.
+    tried: HashMap<(*const Node, String, usize), Vec<Attempt>>,
+    /// Attempts made rather than remembered: the work done, for the tests.
+    attempts: usize,
+}
+
+/// An alternative tried on a value: what coercion made of it, and whether that fits.
+struct Attempt {
+    input: Value,
+    output: Value,
+    fixes: Vec<Fix>,
+    fits: bool,
+}
+
+impl<'s> Coercer<'s> {
+    fn new(schema: &'s Schema) -> Self {
+        Coercer {
+            schema,
+            path: String::new(),
+            tried: HashMap::new(),
+            attempts: 0,
+        }
     }
-    let node = schema.resolve(node);
-    if let Some(types) = node.types
-        && !types.admits(value)
-    {
-        convert(types, value, path, fixes);
-    }
-    if let (Some(allowed), Value::String(s)) = (&node.enumeration, &*value)
-        && !allowed.iter().any(|a| json_eq(a, value))
-    {
-        let folded = fold(s);
-        let matches: Vec<&str> = allowed
-            .iter()
-            .filter_map(Value::as_str)
-            .filter(|a| fold(a) == folded)
-            .collect();
-        if let [only] = matches.as_slice() {
-            fix(
-                fixes,
-                FixKind::EnumCase {
+
+    fn walk(&mut self, node: &'s Node, value: &mut Value, fixes: &mut Vec<Fix>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let node = self.schema.resolve(node);
+        if let Some(types) = node.types
+            && !types.admits(value)
+        {
+            convert(types, value, &self.path, fixes);
+        }
+        if let (Some(allowed), Value::String(s)) = (&node.enumeration, &*value)
+            && !allowed.iter().any(|a| json_eq(a, value))
+        {
+            let folded = fold(s);
+            let matches: Vec<&str> = allowed
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|a| fold(a) == folded)
+                .collect();
+            if let [only] = matches.as_slice() {
+                let kind = FixKind::EnumCase {
                     from: s.clone(),
                     to: (*only).to_owned(),
-                },
-                path,
-            );
-            *value = Value::String((*only).to_owned());
-        }
-    }
-    match value {
-        Value::Object(map) => {
-            for (key, member) in map.iter_mut() {
-                let child = match node.property(key) {
-                    Some(i) => Some(&node.properties[i].node),
-                    None => node.additional_properties.as_deref().filter(|n| !n.never),
                 };
-                if let Some(child) = child {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&key.replace('~', "~0").replace('/', "~1"));
-                    walk(schema, child, member, path, fixes, depth + 1);
-                    path.truncate(len);
-                }
+                fix(fixes, kind, &self.path);
+                *value = Value::String((*only).to_owned());
             }
         }
-        Value::Array(items) => {
-            for (i, item) in items.iter_mut().enumerate() {
-                let child = node
-                    .prefix_items
-                    .get(i)
-                    .or(node.items.as_deref())
-                    .filter(|n| !n.never);
-                if let Some(child) = child {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&i.to_string());
-                    walk(schema, child, item, path, fixes, depth + 1);
-                    path.truncate(len);
+        match value {
+            Value::Object(map) => {
+                for (key, member) in map.iter_mut() {
+                    let child = match node.property(key) {
+                        Some(i) => Some(&node.properties[i].node),
+                        None => node.additional_properties.as_deref().filter(|n| !n.never),
+                    };
+                    if let Some(child) = child {
+                        let len = self.path.len();
+                        self.path.push('/');
+                        self.path
+                            .push_str(&key.replace('~', "~0").replace('/', "~1"));
+                        self.walk(child, member, fixes, depth + 1);
+                        self.path.truncate(len);
+                    }
                 }
             }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let child = node
+                        .prefix_items
+                        .get(i)
+                        .or(node.items.as_deref())
+                        .filter(|n| !n.never);
+                    if let Some(child) = child {
+                        let len = self.path.len();
+                        self.path.push('/');
+                        self.path.push_str(&i.to_string());
+                        self.walk(child, item, fixes, depth + 1);
+                        self.path.truncate(len);
+                    }
+                }
+            }
+            _ => {}
         }
-        _ => {}
+        for alternatives in [&node.any_of, &node.one_of] {
+            self.alternatives(alternatives, value, fixes, depth);
+        }
     }
-    for alternatives in [&node.any_of, &node.one_of] {
-        if alternatives.is_empty() || alternatives.iter().any(|alt| schema.passes(alt, value)) {
-            continue;
+
+    /// A value that fits none of the alternatives takes the first one coercion makes it fit.
+    fn alternatives(
+        &mut self,
+        alternatives: &'s [Node],
+        value: &mut Value,
+        fixes: &mut Vec<Fix>,
+        depth: usize,
+    ) {
+        if alternatives.is_empty()
+            || alternatives
+                .iter()
+                .any(|alt| self.schema.passes(alt, value))
+        {
+            return;
         }
-        // Take the first alternative that coercion makes the value fit.
         for alt in alternatives {
-            let mut attempt = value.clone();
-            let mut attempt_fixes = Vec::new();
-            walk(
-                schema,
-                alt,
-                &mut attempt,
-                path,
-                &mut attempt_fixes,
-                depth + 1,
-            );
-            if schema.passes(alt, &attempt) {
-                *value = attempt;
+            if let Some((coerced, attempt_fixes)) = self.attempt(alt, value, depth + 1) {
+                *value = coerced;
                 fixes.extend(attempt_fixes);
-                break;
+                return;
             }
         }
+    }
+
+    /// The value and fixes coercion toward `alt` makes of a copy of `value`, if that fits.
+    fn attempt(&mut self, alt: &'s Node, value: &Value, depth: usize) -> Option<(Value, Vec<Fix>)> {
+        let key = (std::ptr::from_ref(alt), self.path.clone(), depth);
+        let seen = self
+            .tried
+            .get(&key)
+            .and_then(|attempts| attempts.iter().find(|a| same(&a.input, value)));
+        let attempt = match seen {
+            Some(attempt) => attempt,
+            None => {
+                let mut output = value.clone();
+                let mut fixes = Vec::new();
+                self.walk(alt, &mut output, &mut fixes, depth);
+                let fits = self.schema.passes(alt, &output);
+                self.attempts += 1;
+                let attempts = self.tried.entry(key).or_default();
+                attempts.push(Attempt {
+                    input: value.clone(),
+                    output,
+                    fixes,
+                    fits,
+                });
+                attempts.last()?
+            }
+        };
+        attempt
+            .fits
+            .then(|| (attempt.output.clone(), attempt.fixes.clone()))
+    }
+}
+
+/// Equality that also tells apart what `==` does not, since a remembered attempt must be
+/// what walking this input would give: the order of keys (which the fixes follow and the
+/// output keeps) and the sign of a zero.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        (Value::Number(a), Value::Number(b)) => {
+            a == b && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
+        }
+        _ => a == b,
     }
 }
 
@@ -186,4 +266,90 @@ fn fold(s: &str) -> String {
         .filter(|c| !matches!(c, '-' | '_' | ' '))
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{Coercer, same};
+    use crate::Schema;
+
+    /// Two alternatives that both recurse into `next`, told apart only by a flag checked
+    /// after `next`, and a leaf.
+    fn chain_schema() -> Schema {
+        let step = |flag: &str| {
+            json!({
+                "type": "object",
+                "properties": { "next": { "$ref": "#/$defs/chain" }, flag: { "type": "boolean" } },
+                "required": ["next", flag],
+                "additionalProperties": false
+            })
+        };
+        let leaf = json!({
+            "type": "object",
+            "properties": { "value": { "type": "integer", "minimum": 0 } },
+            "required": ["value"],
+            "additionalProperties": false
+        });
+        Schema::from_json(json!({
+            "$defs": { "chain": { "anyOf": [step("left"), step("right"), leaf] } },
+            "$ref": "#/$defs/chain"
+        }))
+        .unwrap()
+    }
+
+    /// `depth` levels of the second alternative around `{"value": leaf}`.
+    fn chain(depth: usize, leaf: Value) -> Value {
+        let mut value = json!({ "value": leaf });
+        for _ in 0..depth {
+            value = json!({ "next": value, "right": true });
+        }
+        value
+    }
+
+    /// The coerced value, its fixes as text, and how many attempts were made (not remembered).
+    fn coerced(schema: &Schema, mut value: Value) -> (Value, Vec<String>, usize) {
+        let mut coercer = Coercer::new(schema);
+        let mut fixes = Vec::new();
+        coercer.walk(schema.root(), &mut value, &mut fixes, 0);
+        let fixes = fixes.iter().map(ToString::to_string).collect();
+        (value, fixes, coercer.attempts)
+    }
+
+    #[test]
+    fn alternatives_recursing_into_the_same_key_are_attempted_once_per_value() {
+        let schema = chain_schema();
+        let mut counts = Vec::new();
+        for depth in [1, 8, 16] {
+            let (value, fixes, fixed) = coerced(&schema, chain(depth, json!("7")));
+            assert_eq!(value, chain(depth, json!(7)), "depth {depth}");
+            let pointer = format!("{}/value", "/next".repeat(depth));
+            let read = format!("{pointer}: read a string holding a number as the number");
+            assert_eq!(fixes, [read]);
+            let (value, fixes, unfixable) = coerced(&schema, chain(depth, json!(-1)));
+            assert_eq!(value, chain(depth, json!(-1)), "depth {depth}");
+            assert_eq!(fixes, Vec::<String>::new());
+            counts.push((depth, [fixed, unfixable]));
+        }
+        // Per level, each of the three alternatives is attempted at most once.
+        let within = |(depth, attempts): &(usize, [usize; 2])| {
+            attempts.iter().all(|&a| a <= 3 * (depth + 1))
+        };
+        assert!(counts.iter().all(within), "attempts per depth: {counts:?}");
+    }
+
+    #[test]
+    fn a_remembered_attempt_is_reused_on_the_very_same_input_only() {
+        assert!(same(
+            &json!({ "a": [1, 2.5, "x"], "b": null }),
+            &json!({ "a": [1, 2.5, "x"], "b": null })
+        ));
+        // `==` holds for each of these pairs; a walk would not give the same output.
+        assert!(!same(
+            &json!({ "a": 1, "b": 2 }),
+            &json!({ "b": 2, "a": 1 })
+        ));
+        assert!(!same(&json!(0.0), &json!(-0.0)));
+    }
 }

@@ -21,7 +21,8 @@ use crate::repair::Fix;
 /// let err = toolschema::from_str::<Order>(r#"{"colour": "red", "quantity": "3"}"#).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "/colour: unknown field; did you mean \"color\"?\n\
+///     "/colour: unknown field; did you mean \"color\"? \
+///      The allowed keys are \"color\", \"quantity\"; remove the others.\n\
 ///      /quantity: expected an integer, found the string \"3\"\n\
 ///      /color: missing required field"
 /// );
@@ -123,6 +124,7 @@ pub struct Violation {
     kind: ViolationKind,
     suggestion: Option<String>,
     hint: Option<String>,
+    advice: Option<String>,
 }
 
 impl Violation {
@@ -133,6 +135,7 @@ impl Violation {
             kind,
             suggestion: None,
             hint: None,
+            advice: None,
         }
     }
 
@@ -140,6 +143,18 @@ impl Violation {
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
         self.suggestion = Some(suggestion.into());
         self
+    }
+
+    /// Adds what to write instead, in words a model can act on: `write it like
+    /// "2025-06-14"` for a pattern, the allowed keys for an unknown one.
+    pub fn with_advice(mut self, advice: impl Into<String>) -> Self {
+        self.advice = Some(advice.into());
+        self
+    }
+
+    /// What to write instead, where the violation alone does not say.
+    pub fn advice(&self) -> Option<&str> {
+        self.advice.as_deref()
     }
 
     /// Adds the hint written for the field with `#[schema(hint = "...")]`.
@@ -202,6 +217,16 @@ impl Display for Violation {
         write!(f, ": {}", self.kind)?;
         if let Some(suggestion) = &self.suggestion {
             write!(f, "; did you mean {}?", quote(suggestion))?;
+        }
+        match (&self.advice, &self.suggestion) {
+            // After the question, the advice is a sentence of its own.
+            (Some(advice), Some(_)) => {
+                let mut chars = advice.chars();
+                let first = chars.next().map(|c| c.to_uppercase().to_string());
+                write!(f, " {}{}.", first.unwrap_or_default(), chars.as_str())?;
+            }
+            (Some(advice), None) => write!(f, "; {advice}")?,
+            (None, _) => {}
         }
         if let Some(hint) = &self.hint {
             write!(f, " (hint: {hint})")?;

@@ -278,37 +278,75 @@ fn wrapped(text: &str) -> Vec<(String, &str)> {
     out
 }
 
-/// Top-level `{…}` and `[…]` spans in one pass; a span still open at the end runs to the
-/// end of the text (a truncated reply).
+/// Top-level `{…}` and `[…]` spans; a span still open at the end runs to the end of the
+/// text (a truncated reply).
+///
+/// Brackets inside strings do not count. Inside a span, a string is in double quotes, or
+/// in single quotes where a key or a value can start (after `{`, `[`, `,` or `:`); any
+/// other single quote is an apostrophe (`Bob's`). A single-quoted string ends at a quote
+/// followed by what can follow a value (`,`, `:`, `}`, `]` or the end of the text), as the
+/// repairer reads it, so an apostrophe inside it (`'it's'`) does not end it. Outside spans
+/// quotes do not count: prose is full of them.
+///
+/// A single-quoted string that runs to the end of the text was no string: its quote was an
+/// apostrophe. The text after that quote is scanned again with single quotes taken as
+/// apostrophes, so the text is scanned at most twice.
 fn json_spans(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
-    let mut in_string = false;
+    // The last byte that is not blank, outside strings: whether a value can start here.
+    let mut last = b' ';
+    // The quote of the string the scan is in, and where it opened.
+    let mut string: Option<(u8, usize)> = None;
     let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
+    let mut single_quotes = true;
+    let mut i = 0;
+    loop {
+        let Some(&b) = bytes.get(i) else {
+            match string {
+                Some((b'\'', open)) => {
+                    // Depth and spans do not change inside a string: the scan goes on as
+                    // it stood at the quote.
+                    string = None;
+                    escaped = false;
+                    single_quotes = false;
+                    last = b'\'';
+                    i = open + 1;
+                    continue;
+                }
+                _ => break,
+            }
+        };
+        i += 1;
+        if let Some((quote, _)) = string {
             match b {
                 _ if escaped => escaped = false,
                 b'\\' => escaped = true,
-                b'"' => in_string = false,
+                _ if b == quote && (quote == b'"' || ends_single_quoted(&bytes[i..])) => {
+                    string = None;
+                    last = quote;
+                }
                 _ => {}
             }
             continue;
         }
         match b {
-            b'"' if depth > 0 => in_string = true,
+            b'"' if depth > 0 => string = Some((b, i - 1)),
+            b'\'' if depth > 0 && single_quotes && matches!(last, b'{' | b'[' | b',' | b':') => {
+                string = Some((b, i - 1));
+            }
             b'{' | b'[' => {
                 if depth == 0 {
-                    start = i;
+                    start = i - 1;
                 }
                 depth += 1;
             }
             b'}' | b']' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    spans.push(&text[start..=i]);
+                    spans.push(&text[start..i]);
                     if spans.len() >= MAX_CANDIDATES {
                         return spans;
                     }
@@ -316,11 +354,22 @@ fn json_spans(text: &str) -> Vec<&str> {
             }
             _ => {}
         }
+        if !b.is_ascii_whitespace() {
+            last = b;
+        }
     }
     if depth > 0 {
         spans.push(&text[start..]);
     }
     spans
+}
+
+/// Whether a single quote followed by `rest` ends a string: what follows it, past blank,
+/// can follow a value. Each quote looks only at the blank right after it, so the scan
+/// stays linear.
+fn ends_single_quoted(rest: &[u8]) -> bool {
+    let next = rest.iter().find(|b| !b.is_ascii_whitespace());
+    matches!(next, None | Some(b',' | b':' | b'}' | b']'))
 }
 
 #[cfg(test)]
@@ -363,8 +412,40 @@ mod tests {
     }
 
     #[test]
+    fn brackets_in_single_quoted_strings_do_not_count() {
+        assert_eq!(json_spans("{'a': '}'}"), ["{'a': '}'}"]);
+        assert_eq!(
+            json_spans("x {'a': ']', 'b': '{'} y"),
+            ["{'a': ']', 'b': '{'}"]
+        );
+        // An apostrophe inside a single-quoted string, or an escaped quote, does not end it.
+        assert_eq!(
+            json_spans("{'a': 'it's }', 'b': 'x\\'}'} [1]"),
+            ["{'a': 'it's }', 'b': 'x\\'}'}", "[1]"]
+        );
+        // Apostrophes in prose, in double-quoted strings, and inside a span but not
+        // where a value starts.
+        assert_eq!(
+            json_spans("it's {\"a\": \"it's\"} and [Bob's list] ['x']"),
+            ["{\"a\": \"it's\"}", "[Bob's list]", "['x']"]
+        );
+        // A quote that never ends was an apostrophe: the text after it is read again.
+        assert_eq!(
+            json_spans("[1, 'a] and {\"b\": 2}"),
+            ["[1, 'a]", "{\"b\": 2}"]
+        );
+    }
+
+    #[test]
     fn pathological_input_is_linear() {
         let text = "[".repeat(1_000_000);
+        assert_eq!(json_spans(&text).len(), 1);
+        // Single quotes that never end a string: read twice, not once per quote.
+        let text = "['a".repeat(300_000);
+        assert_eq!(json_spans(&text).len(), 1);
+        let text = format!("[{}", "'x' ".repeat(300_000));
+        assert_eq!(json_spans(&text).len(), 1);
+        let text = format!("[{}]", "'a',".repeat(300_000));
         assert_eq!(json_spans(&text).len(), 1);
     }
 }

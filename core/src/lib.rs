@@ -27,7 +27,8 @@
 //! assert_eq!(
 //!     err.to_string(),
 //!     "/name: expected a string, found the number 1\n\
-//!      /agee: unknown field; did you mean \"age\"?\n\
+//!      /agee: unknown field; did you mean \"age\"? \
+//!      The allowed keys are \"name\", \"age\", \"email\", \"tags\"; remove the others.\n\
 //!      /age: missing required field"
 //! );
 //! # Ok::<(), toolschema::Error>(())

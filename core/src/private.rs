@@ -617,7 +617,7 @@ pub fn bridge_schema<T: schemars::JsonSchema + serde::de::DeserializeOwned>(
             Node::default()
         }
     };
-    node.bridge = Some(bridge);
+    node.bridge = Some(Box::new(bridge));
     node
 }
 

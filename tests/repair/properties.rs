@@ -1,6 +1,8 @@
 //! Properties of the lenient parse over generated text: valid JSON is read as it is, a
-//! reply cut off anywhere is closed and gains nothing, and damaged JSON or any text is
-//! repaired or refused with a reason, never a panic.
+//! reply cut off anywhere is closed and gains nothing, a lone string whose inner quotes
+//! were not escaped is read whole while several values are never read as one, JSON in
+//! Python's quotes is found in prose, and damaged JSON or any text is repaired or refused
+//! with a reason, never a panic.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -169,6 +171,138 @@ fn mutated() -> impl Strategy<Value = String> {
     })
 }
 
+/// Prose a model may put in a string: quotes, escapes, brackets, delimiters, control
+/// characters. No `+`, `/` or `#`: a quote followed by them starts a concatenation or a
+/// comment, read as such before any string.
+const PROSE: &str = "[a-z ,:0-9\\[\\]{}()'“”\\\\\\n\\té😀]{0,10}";
+
+/// What may follow a quote inside a string without making the reply several values: not
+/// blank, a comma or a colon, which separate values, nor `+`, `/`, `#`.
+const FOLLOWER: &str = "[a-z0-9\\[\\]{}()'“”é]";
+
+/// A string `s` and a reply that writes it as one string literal whose inner quotes are
+/// left unescaped (some of them; the others escaped), with the offsets of those quotes.
+fn lone_string() -> impl Strategy<Value = (String, String, Vec<usize>)> {
+    let quote = prop_oneof![
+        Just(None),
+        Just(Some(None)),
+        FOLLOWER.prop_map(|f| Some(Some(f))),
+    ];
+    let chunks = prop::collection::vec((PROSE, quote), 0..5);
+    (chunks, any::<bool>()).prop_map(|(chunks, quote_at_end)| {
+        let (mut s, mut text, mut raw) = (String::new(), String::from("\""), Vec::new());
+        let encode = |part: &str| {
+            let json = serde_json::to_string(part).expect("a string");
+            json[1..json.len() - 1].to_owned()
+        };
+        for (prose, quote) in chunks {
+            s.push_str(&prose);
+            text.push_str(&encode(&prose));
+            match quote {
+                None => {}
+                // An escaped quote.
+                Some(None) => {
+                    s.push('"');
+                    text.push_str("\\\"");
+                }
+                // An unescaped quote, and what follows it.
+                Some(Some(follower)) => {
+                    s.push('"');
+                    raw.push(text.len());
+                    text.push('"');
+                    s.push_str(&follower);
+                    text.push_str(&encode(&follower));
+                }
+            }
+        }
+        if quote_at_end {
+            s.push('"');
+            raw.push(text.len());
+            text.push('"');
+        }
+        text.push('"');
+        (s, text, raw)
+    })
+}
+
+/// Two or more JSON values, the first a string, separated as a model may separate
+/// them, and as text.
+fn several_values() -> impl Strategy<Value = String> {
+    let separator = prop::sample::select(vec![",", ", ", " ,", ":", ": ", "\n", ",\n", " "]);
+    let rest = prop::collection::vec((separator, json_value()), 1..4);
+    (TEXT, rest).prop_map(|(first, rest)| {
+        let mut text = Value::String(first).to_string();
+        for (separator, value) in rest {
+            // `"a" true` may be one string whose inner quotes were not escaped, cut off:
+            // blank alone separates a string only from what starts with a quote, a
+            // bracket or a digit.
+            let value = value.to_string();
+            let clear = value.starts_with(['"', '[', '{']) || value.starts_with(char::is_numeric);
+            text.push_str(if separator == " " && !clear {
+                ", "
+            } else {
+                separator
+            });
+            text.push_str(&value);
+        }
+        text
+    })
+}
+
+/// A JSON value written as Python writes it (`repr`): strings in single quotes unless
+/// they hold a single quote and no double quote.
+fn python_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => {
+            let quote = if s.contains('\'') && !s.contains('"') {
+                '"'
+            } else {
+                '\''
+            };
+            let mut out = String::from(quote);
+            for c in s.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\t' => out.push_str("\\t"),
+                    c if c == quote => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push(quote);
+            out
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(python_repr).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(members) => {
+            let members: Vec<String> = members
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{}: {}",
+                        python_repr(&Value::String(k.clone())),
+                        python_repr(v)
+                    )
+                })
+                .collect();
+            format!("{{{}}}", members.join(", "))
+        }
+    }
+}
+
+/// Prose around JSON: apostrophes, no brackets (and no double quotes, which would make
+/// some replies one JSON string).
+const AROUND: &str = "[A-Za-z ,.:']{0,16}";
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -181,6 +315,68 @@ proptest! {
             let (parsed, fixes) = parsed(&text);
             prop_assert!(same(&parsed, &value) && fixes.is_empty(), "{text} gave {parsed}");
         }
+    }
+
+    #[test]
+    fn a_string_is_read_as_it_is(s in prop_oneof![any::<String>(), TEXT.boxed(), PROSE.boxed()]) {
+        let text = Value::String(s.clone()).to_string();
+        let (repaired, fixes) = repair(&text).expect("valid JSON");
+        prop_assert_eq!(&repaired, &Value::String(s.clone()), "{}", text);
+        prop_assert!(fixes.is_empty(), "{text}: {fixes:?}");
+        prop_assert_eq!(parsed(&text), (Value::String(s), vec![]));
+    }
+
+    #[test]
+    fn a_lone_string_with_unescaped_quotes_is_read_whole((s, text, raw) in lone_string()) {
+        // Exactly what the model wrote between its first and last quote, every escape
+        // read, every unescaped quote reported.
+        let (repaired, fixes) = repair(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        prop_assert_eq!(&repaired, &Value::String(s.clone()), "{}", text);
+        let unescaped: Vec<_> = raw
+            .iter()
+            .map(|&o| (FixKind::UnescapedQuote, Location::Offset(o)))
+            .collect();
+        let found: Vec<_> = fixes.iter().map(|f| (f.kind().clone(), f.location().clone())).collect();
+        prop_assert_eq!(found, unescaped, "{}", text);
+        let value = toolschema::parse::<String>(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        prop_assert_eq!(value, s, "{}", text);
+    }
+
+    #[test]
+    fn several_values_are_never_read_as_one(text in several_values()) {
+        prop_assert!(repair(&text).is_err(), "{text} gave {:?}", repair(&text));
+    }
+
+    #[test]
+    fn several_strings_are_not_made_a_list(
+        strings in prop::collection::vec("[a-z \"',:]{0,8}", 2..5),
+        separator in prop::sample::select(vec![",", ", ", "\n", " "]),
+    ) {
+        let texts: Vec<String> = strings.into_iter().map(|s| Value::String(s).to_string()).collect();
+        let text = texts.join(separator);
+        let err = match toolschema::parse::<Vec<String>>(&text) {
+            Ok(list) => return Err(TestCaseError::fail(format!("{text} gave {list:?}"))),
+            Err(e) => e,
+        };
+        prop_assert!(
+            matches!(err.violations(), [v] if v.pointer().is_empty()
+                && matches!(v.kind(), ViolationKind::Syntax { .. })),
+            "{text}: {err}"
+        );
+    }
+
+    #[test]
+    fn json_in_python_quotes_is_found_in_prose(
+        value in container(),
+        before in AROUND,
+        after in AROUND,
+    ) {
+        let reply = format!("{before} {} {after}", python_repr(&value));
+        // A fence is taken for one wherever it stands, strings or not, outside JSON that is
+        // strict as a whole.
+        prop_assume!(!reply.contains("```"));
+        let (found, _) = parsed(&reply);
+        prop_assert!(same(&found, &value), "{reply} gave {found}");
     }
 
     #[test]

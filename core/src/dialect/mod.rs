@@ -7,6 +7,7 @@
 //! that names the field.
 
 mod absent;
+mod patterns;
 mod transforms;
 
 use std::fmt;
@@ -16,6 +17,7 @@ use serde_json::Value;
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
 use crate::schema::ToolSchema;
+use patterns::portable_patterns;
 use transforms::{
     all_required, close_objects, const_to_enum, drop_aliases, drop_meta, large_min_items,
     list_properties, move_to_description, no_free_maps, no_recursion, no_tuples,
@@ -261,6 +263,7 @@ impl Dialect {
                     "default",
                 ]))
                 .then(unsupported_formats(OPENAI_FORMATS))
+                .then(portable_patterns)
                 .then(drop_meta),
             Dialect::Anthropic => t
                 .then(drop_aliases)
@@ -280,12 +283,14 @@ impl Dialect {
                 ]))
                 .then(large_min_items)
                 .then(unsupported_formats(ANTHROPIC_FORMATS))
+                .then(portable_patterns)
                 .then(drop_meta),
             Dialect::Gemini => t
                 .then(drop_aliases)
                 .then(nothing_beside_ref)
                 .then(const_to_enum)
                 .then(string_enums)
+                .then(portable_patterns)
                 .then(drop_meta),
         }
     }

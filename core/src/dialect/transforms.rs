@@ -20,7 +20,11 @@ const MANY: &[&str] = &["properties", "$defs", "patternProperties", "definitions
 const LIST: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 
 /// Calls `f` on every schema object, parents before children, with its pointer.
-fn each(schema: &mut Value, pointer: &str, f: &mut dyn FnMut(&mut Map<String, Value>, &str)) {
+pub(super) fn each(
+    schema: &mut Value,
+    pointer: &str,
+    f: &mut dyn FnMut(&mut Map<String, Value>, &str),
+) {
     let Value::Object(map) = schema else { return };
     f(map, pointer);
     for key in ONE {
@@ -78,7 +82,7 @@ fn field(pointer: &str) -> String {
     }
 }
 
-fn append_description(map: &mut Map<String, Value>, text: &str) {
+pub(super) fn append_description(map: &mut Map<String, Value>, text: &str) {
     let description = match map.get("description").and_then(Value::as_str) {
         Some(existing) if !existing.is_empty() => format!("{existing} ({text})"),
         _ => text.to_owned(),

@@ -232,39 +232,73 @@ impl Generator<'_> {
     }
 }
 
-fn string(node: &Node, salt: usize) -> String {
+/// Values people write, tried first against a pattern so an example looks like data:
+/// `2025-06-14` for a date pattern, not the first character of each class.
+const REALISTIC: &[&str] = &[
+    "2025-06-14",
+    "2025-06-14T09:30:00Z",
+    "09:30:00",
+    "09:30",
+    "ann@example.com",
+    "https://example.com/page",
+    "123e4567-e89b-12d3-a456-426614174000",
+    "A-100",
+    "AB-1234",
+    "FR",
+    "ABC",
+    "EUR",
+    "+1 555 0100",
+    "555-0100",
+    "#1a2b3c",
+    "1.2.3",
+    "10115",
+    "Ann Lee",
+    "Ann",
+    "ann",
+    "text",
+    "42",
+    "3.5",
+    "2025",
+    "Q3",
+];
+
+/// A string the node accepts: its format's example, a realistic value that fits its
+/// pattern, or one built from the pattern with ASCII wherever the pattern allows it.
+pub(crate) fn string(node: &Node, salt: usize) -> String {
     let min = node.min_length.unwrap_or(0);
     let max = node.max_length.unwrap_or(usize::MAX);
     let fits = |s: &str| {
         let n = s.chars().count();
         n >= min && n <= max && node.pattern.as_ref().is_none_or(|p| p.regex.is_match(s))
     };
-    let mut candidates: Vec<String> = Vec::new();
-    if let Some(pattern) = &node.pattern
-        && let Ok(hir) = regex_syntax::parse(&pattern.source)
-    {
-        candidates.push(from_regex(&hir, salt));
-    }
     let by_format = match node.format.as_deref() {
-        Some("date") => Some("2024-01-31"),
-        Some("date-time") => Some("2024-01-31T12:00:00Z"),
-        Some("time") => Some("12:00:00"),
-        Some("email") => Some("user@example.com"),
-        Some("uri") | Some("url") => Some("https://example.com"),
+        Some("date") => Some("2025-06-14"),
+        Some("date-time") => Some("2025-06-14T09:30:00Z"),
+        Some("time") => Some("09:30:00Z"),
+        Some("email") => Some("ann@example.com"),
+        Some("uri") | Some("url") => Some("https://example.com/page"),
         Some("uuid") => Some("123e4567-e89b-12d3-a456-426614174000"),
         _ => None,
     };
-    candidates.extend(by_format.map(str::to_owned));
     let word = if salt == 0 {
         "text".to_owned()
     } else {
         format!("text{salt}")
     };
-    candidates.push(word.clone());
-    for c in &candidates {
-        if fits(c) {
-            return c.clone();
+    let mut candidates: Vec<String> = by_format.map(str::to_owned).into_iter().collect();
+    if let Some(pattern) = &node.pattern {
+        // Realistic values vary with `salt` only among those that fit.
+        let realistic: Vec<&str> = REALISTIC.iter().copied().filter(|s| fits(s)).collect();
+        if let Some(pick) = realistic.get(salt % realistic.len().max(1)) {
+            candidates.push((*pick).to_owned());
         }
+        if let Ok(hir) = regex_syntax::parse(&crate::schema::ecma_to_rust(&pattern.source)) {
+            candidates.push(from_regex(&hir, salt, min));
+        }
+    }
+    candidates.push(word.clone());
+    if let Some(found) = candidates.iter().find(|c| fits(c)) {
+        return found.clone();
     }
     // Pad or cut a plain word to the length.
     let base = candidates.first().cloned().unwrap_or(word);
@@ -275,27 +309,48 @@ fn string(node: &Node, salt: usize) -> String {
     s
 }
 
-/// A string matching a parsed regular expression: literals, the first of each class and
-/// alternation, repetitions at their minimum (or once).
-fn from_regex(hir: &Hir, salt: usize) -> String {
+/// Characters an example prefers, in order, where a class allows them.
+const PREFERRED: &str = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -_.@:/+#";
+
+/// A string matching a parsed regular expression: literals, ASCII letters and digits from
+/// classes where they allow them, the `salt`-th alternative, repetitions at their minimum
+/// (once where they may be empty, and long enough for `min` characters).
+fn from_regex(hir: &Hir, salt: usize, min: usize) -> String {
     let mut out = String::new();
     write_regex(hir, salt, &mut out);
+    if out.chars().count() < min {
+        // Repeat the last repetition more: the simplest way to reach a minimum length.
+        let mut longer = String::new();
+        write_regex_repeating(hir, salt, min, &mut longer);
+        if longer.chars().count() >= min {
+            return longer;
+        }
+    }
     out
 }
 
 fn write_regex(hir: &Hir, salt: usize, out: &mut String) {
+    write_regex_repeating(hir, salt, 0, out)
+}
+
+/// `extra`: how many more times unbounded repetitions may repeat.
+fn write_regex_repeating(hir: &Hir, salt: usize, extra: usize, out: &mut String) {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => {}
         HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
         HirKind::Class(Class::Unicode(class)) => {
-            let ranges = class.ranges();
-            if let Some(r) = ranges.get(salt % ranges.len().max(1)) {
-                let offset = (salt / ranges.len().max(1)) as u32;
-                let c = char::from_u32(r.start() as u32 + offset)
-                    .filter(|c| *c <= r.end())
-                    .unwrap_or(r.start());
-                out.push(c);
-            }
+            let allowed = |c: char| {
+                class
+                    .ranges()
+                    .iter()
+                    .any(|r| r.start() <= c && c <= r.end())
+            };
+            let preferred: Vec<char> = PREFERRED.chars().filter(|&c| allowed(c)).collect();
+            let c = preferred
+                .get(salt % preferred.len().max(1))
+                .copied()
+                .or_else(|| class.ranges().first().map(|r| r.start()));
+            out.extend(c);
         }
         HirKind::Class(Class::Bytes(class)) => {
             if let Some(r) = class.ranges().first() {
@@ -303,19 +358,25 @@ fn write_regex(hir: &Hir, salt: usize, out: &mut String) {
             }
         }
         HirKind::Repetition(rep) => {
-            for i in 0..rep.min.min(64) {
-                write_regex(&rep.sub, salt + i as usize, out);
+            let wanted = rep.min.max(1).min(rep.max.unwrap_or(u32::MAX));
+            let times = if rep.max.is_none() {
+                wanted as usize + extra
+            } else {
+                wanted as usize
+            };
+            for i in 0..times.min(64) {
+                write_regex_repeating(&rep.sub, salt + i, extra, out);
             }
         }
-        HirKind::Capture(cap) => write_regex(&cap.sub, salt, out),
+        HirKind::Capture(cap) => write_regex_repeating(&cap.sub, salt, extra, out),
         HirKind::Concat(parts) => {
             for part in parts {
-                write_regex(part, salt, out);
+                write_regex_repeating(part, salt, extra, out);
             }
         }
         HirKind::Alternation(alts) => {
             if let Some(first) = alts.get(salt % alts.len().max(1)) {
-                write_regex(first, salt, out);
+                write_regex_repeating(first, salt, extra, out);
             }
         }
     }

@@ -7,6 +7,11 @@ pub(crate) use compact::render_node as compact_node;
 pub(crate) use compact::render_with as compact_with;
 pub(crate) use example::generate_node as example_node;
 
+/// A realistic string the node accepts, for messages.
+pub(crate) fn string_example(node: &crate::schema::Node) -> String {
+    example::string(node, 0)
+}
+
 use serde_json::Value;
 
 use crate::schema::{Schema, ToolSchema};

@@ -32,6 +32,7 @@
 //! the end of the text without its end quote, later strings in the same kind of quotes end
 //! at their first quote or delimiter, as that string's second reading did.
 
+mod document;
 mod fix;
 mod string;
 
@@ -168,46 +169,6 @@ impl<'a> Repairer<'a> {
             offset: self.pos,
             message: message.into(),
         })
-    }
-
-    fn document(&mut self) -> Result<Value, Failure> {
-        self.skip_blank();
-        let value = match self.value()? {
-            Read::Value(v) => v,
-            Read::CutOff => return self.fail("the reply ends before its value"),
-            Read::Nothing if self.at_end() => return self.fail("the reply is empty"),
-            Read::Nothing => {
-                let c = self.peek().unwrap_or(' ');
-                return self.fail(format!("unexpected character {c:?}"));
-            }
-        };
-        self.skip_blank();
-        if self.peek() == Some(',') {
-            self.fix(FixKind::TrailingComma, self.pos);
-            self.bump();
-            self.skip_blank();
-        }
-        while let Some(c @ ('}' | ']')) = self.peek() {
-            self.fix(FixKind::ExtraClosingBracket, self.pos);
-            self.pos += c.len_utf8();
-            self.skip_blank();
-        }
-        if !self.at_end() {
-            // `"He is six feet (72") tall"`: a lone string whose inner quotes ended it early.
-            let whole = self.text.trim();
-            if value.is_string()
-                && whole.len() >= 2
-                && whole.starts_with('"')
-                && whole.ends_with('"')
-            {
-                let inner = &whole[1..whole.len() - 1];
-                self.fix(FixKind::UnescapedQuote, 0);
-                return Ok(Value::String(inner.replace("\\\"", "\"")));
-            }
-            let c = self.peek().unwrap_or(' ');
-            return self.fail(format!("unexpected {c:?} after the JSON value"));
-        }
-        Ok(value)
     }
 
     /// Skips whitespace and comments, reporting each comment.

@@ -36,6 +36,9 @@ pub(super) enum Stop {
     Delimiter,
     /// At a given offset: the last delimiter before a quote that cannot end it.
     At(usize),
+    /// At the quote at a given offset, every quote before it inside the string: a reply
+    /// that is one string with unescaped quotes inside (`"He said "hi", then left"`).
+    Last(usize),
 }
 
 fn is_double_quote_like(c: char) -> bool {
@@ -84,7 +87,7 @@ impl Repairer<'_> {
     /// otherwise it is a quote inside the string, unless a delimiter precedes it, in which
     /// case the real end quote is missing and the string is read again, ending at that
     /// delimiter.
-    fn quoted(&mut self, stop: Stop) -> Result<Option<String>, Failure> {
+    pub(super) fn quoted(&mut self, stop: Stop) -> Result<Option<String>, Failure> {
         let begin = self.pos;
         let fixes_before = self.fixes.len();
         // `\"text\"`: quotes escaped outside a string.
@@ -172,6 +175,14 @@ impl Repairer<'_> {
             };
             if ends(c) {
                 let quote_at = self.pos;
+                if let Stop::Last(end) = stop
+                    && quote_at < end
+                {
+                    self.fix(FixKind::UnescapedQuote, quote_at);
+                    out.push(c);
+                    self.bump();
+                    continue;
+                }
                 self.bump();
                 let after_quote = self.pos;
                 let fixes_at_quote = self.fixes.len();

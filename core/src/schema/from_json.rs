@@ -571,6 +571,11 @@ pub(crate) fn compile_pattern(source: &str) -> Result<regex::Regex, regex::Error
     regex::Regex::new(&ecma::translate(source))
 }
 
+/// An ECMA-262 pattern in the `regex` crate's syntax, with the same meaning.
+pub(crate) fn ecma_to_rust(source: &str) -> String {
+    ecma::translate(source)
+}
+
 fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }

@@ -180,7 +180,7 @@ pub struct Node {
 
     /// serde's own check of a bridged type (`#[schema(bridge)]`), run where the
     /// keywords pass.
-    pub(crate) bridge: Option<super::bridge::Bridge>,
+    pub(crate) bridge: Option<Box<super::bridge::Bridge>>,
 
     /// Key → index into `properties` (names and aliases), built by [`Node::index`].
     pub(crate) property_index: HashMap<String, usize>,

@@ -1,6 +1,8 @@
 //! `anyOf` and `oneOf`: which alternative a value matches, and when it matches none, the
 //! one it was most likely meant to be.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::describe::{self, describe_types, describe_value, list_values};
@@ -31,7 +33,7 @@ impl<'a> Validator<'a> {
         }
         let limit = if exclusive { 2 } else { 1 };
         let matched: Vec<usize> = (0..alternatives.len())
-            .filter(|&i| self.passes(&alternatives[i], value))
+            .filter(|&i| self.fits(&alternatives[i], value))
             .take(limit)
             .collect();
         match (matched.len(), exclusive) {
@@ -41,7 +43,7 @@ impl<'a> Validator<'a> {
                     matched
                 } else {
                     (0..alternatives.len())
-                        .filter(|&i| self.passes(&alternatives[i], value))
+                        .filter(|&i| self.fits(&alternatives[i], value))
                         .collect()
                 };
                 self.report(ViolationKind::Ambiguous { matched: all }, None);
@@ -72,10 +74,47 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// Whether `value` is valid against the alternative `alt`, found once per check.
+    fn fits(&self, alt: &'a Node, value: &'a Value) -> bool {
+        let key = self.key(alt, value);
+        if let Some(&fits) = self.tried.borrow().verdicts.get(&key) {
+            return fits;
+        }
+        let fits = self.passes(alt, value);
+        let mut tried = self.tried.borrow_mut();
+        tried.checked += 1;
+        tried.verdicts.insert(key, fits);
+        fits
+    }
+
+    /// The violations of `value` against the alternative `alt`, found once per check.
+    fn attempt(&mut self, alt: &'a Node, value: &'a Value) -> Vec<Violation> {
+        // The hint inherited from above goes into the violations of nodes without their own.
+        let key = (self.key(alt, value), self.hint.map(std::ptr::from_ref));
+        if let Some(found) = self.tried.borrow().reports.get(&key) {
+            return found.clone();
+        }
+        let found = self.trial(alt, value);
+        let mut tried = self.tried.borrow_mut();
+        tried.checked += 1;
+        tried.reports.insert(key, found.clone());
+        found
+    }
+
+    fn key(&self, alt: &'a Node, value: &'a Value) -> Trial {
+        Trial {
+            node: alt,
+            value,
+            frames: self.depth,
+        }
+    }
+
     /// Reports the alternative of the right type with the fewest violations.
     fn closest_alternative(&mut self, alternatives: &'a [Node], value: &'a Value) {
-        let trials: Vec<Vec<Violation>> =
-            alternatives.iter().map(|a| self.trial(a, value)).collect();
+        let trials: Vec<Vec<Violation>> = alternatives
+            .iter()
+            .map(|a| self.attempt(a, value))
+            .collect();
         let admits = |alt: &Node| {
             let alt = self.schema.resolve(alt);
             alt.types.is_none_or(|t| t.admits(value))
@@ -140,6 +179,31 @@ impl<'a> Validator<'a> {
     }
 }
 
+/// What trying alternatives found, remembered for the rest of one check (shared by the
+/// quick checks it starts).
+///
+/// Two alternatives that recurse into the same key meet the same alternatives on the same
+/// values below; trying each again would double the work per level of nesting. Values are
+/// borrowed for the whole check, so an address names one position in the document (and
+/// with it the pointer and the nesting depth); checks of other values, such as property
+/// names, start their own.
+#[derive(Default)]
+pub(super) struct Tried {
+    verdicts: HashMap<Trial, bool>,
+    reports: HashMap<(Trial, Option<*const str>), Vec<Violation>>,
+    /// Alternatives checked rather than remembered: the work done, for the tests.
+    checked: usize,
+}
+
+/// One alternative tried on one value. The frames already used are part of it: a schema
+/// that refers to itself may run out of frames on one path to a value and not on another.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Trial {
+    node: *const Node,
+    value: *const Value,
+    frames: usize,
+}
+
 /// The alternative a discriminator names: `Some(Ok(i))`, `Some(Err(()))` when the value
 /// names none, `None` when the value carries no discriminator or names more than one
 /// alternative (two run-time alternatives may require the same key).
@@ -174,9 +238,35 @@ fn select(discriminator: &Discriminator, value: &Value) -> Option<Result<usize, 
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
+    use super::super::Validator;
     use crate::Schema;
+    use crate::error::Violation;
+
+    /// Pointer and kind of each violation, the kind as its `Debug` form.
+    fn described(violations: &[Violation]) -> Vec<(String, String)> {
+        violations
+            .iter()
+            .map(|v| (v.pointer().to_owned(), format!("{:?}", v.kind())))
+            .collect()
+    }
+
+    /// Every violation of `value`, and how many alternatives were checked (not remembered).
+    fn full_check(schema: &Schema, value: &Value) -> (Vec<Violation>, usize) {
+        let mut validator = Validator::new(schema);
+        validator.check(&schema.root, value);
+        let checked = validator.tried.borrow().checked;
+        (validator.out, checked)
+    }
+
+    /// Whether `value` is valid, and how many alternatives were checked (not remembered).
+    fn quick_check(schema: &Schema, value: &Value) -> (bool, usize) {
+        let validator = Validator::new(schema);
+        let valid = validator.passes(&schema.root, value);
+        let checked = validator.tried.borrow().checked;
+        (valid, checked)
+    }
 
     #[test]
     fn alternatives_may_require_the_same_key() {
@@ -193,6 +283,101 @@ mod tests {
             assert!(schema.validate(&value).is_ok(), "{value}");
         }
         assert!(!schema.is_valid(&json!({ "a": true })));
-        assert!(schema.validate(&json!({ "a": true })).is_err());
+        let err = schema.validate(&json!({ "a": true })).unwrap_err();
+        // Each alternative has one violation: the first is reported.
+        assert_eq!(
+            described(err.violations()),
+            [(
+                "/a".to_owned(),
+                r#"WrongType { expected: "a string", found: "the boolean true" }"#.to_owned()
+            )]
+        );
+    }
+
+    /// Two alternatives that both recurse into `next`, told apart only by a flag checked
+    /// after `next`, and a leaf.
+    fn chain_schema() -> Schema {
+        let step = |flag: &str| {
+            json!({
+                "type": "object",
+                "properties": { "next": { "$ref": "#/$defs/chain" }, flag: { "type": "boolean" } },
+                "required": ["next", flag],
+                "additionalProperties": false
+            })
+        };
+        let leaf = json!({
+            "type": "object",
+            "properties": { "value": { "type": "integer", "minimum": 0 } },
+            "required": ["value"],
+            "additionalProperties": false
+        });
+        Schema::from_json(json!({
+            "$defs": { "chain": { "anyOf": [step("left"), step("right"), leaf] } },
+            "$ref": "#/$defs/chain"
+        }))
+        .unwrap()
+    }
+
+    /// `depth` levels of the second alternative around `{"value": leaf}`.
+    fn chain(depth: usize, leaf: i64) -> Value {
+        let mut value = json!({ "value": leaf });
+        for _ in 0..depth {
+            value = json!({ "next": value, "right": true });
+        }
+        value
+    }
+
+    #[test]
+    fn alternatives_recursing_into_the_same_key_are_checked_once_per_value() {
+        let schema = chain_schema();
+        let mut counts = Vec::new();
+        for depth in [1, 8, 16] {
+            let (valid, quick_valid) = quick_check(&schema, &chain(depth, 1));
+            assert!(valid, "depth {depth}");
+            let (valid, quick_invalid) = quick_check(&schema, &chain(depth, -1));
+            assert!(!valid, "depth {depth}");
+            let (violations, full_invalid) = full_check(&schema, &chain(depth, -1));
+            let pointer = format!("{}/value", "/next".repeat(depth));
+            let kind = r#"OutOfRange { found: "-1", bound: Minimum("0") }"#;
+            assert_eq!(described(&violations), [(pointer, kind.to_owned())]);
+            counts.push((depth, [quick_valid, quick_invalid, full_invalid]));
+        }
+        // Per level, each of the three alternatives is checked once for its verdict and,
+        // when none fits, once more for its violations.
+        let within = |(depth, checked): &(usize, [usize; 3])| {
+            checked.iter().all(|&c| c <= 2 * 3 * (depth + 1))
+        };
+        assert!(counts.iter().all(within), "checks per depth: {counts:?}");
+    }
+
+    #[test]
+    fn a_remembered_alternative_keeps_the_hint_of_its_path() {
+        // Both alternatives reach `sign` at `/x`; only the second fits elsewhere, so its
+        // report is the one shown, with its own hint, not the first one's.
+        let mut schema = Schema::from_json(json!({
+            "$defs": {
+                "sign": { "anyOf": [
+                    { "type": "integer", "minimum": 0 },
+                    { "type": "integer", "multipleOf": 2 }
+                ] }
+            },
+            "anyOf": [
+                { "type": "object", "properties": { "x": { "$ref": "#/$defs/sign" }, "y": {} },
+                  "required": ["x", "y"] },
+                { "type": "object", "properties": { "x": { "$ref": "#/$defs/sign" } },
+                  "required": ["x"] }
+            ]
+        }))
+        .unwrap();
+        schema.root.any_of[0].hint = Some("first".into());
+        schema.root.any_of[1].hint = Some("second".into());
+        let (violations, _) = full_check(&schema, &json!({ "x": -1 }));
+        let found: Vec<(&str, Option<&str>)> =
+            violations.iter().map(|v| (v.pointer(), v.hint())).collect();
+        assert_eq!(found, [("/x", Some("second"))]);
+        assert_eq!(
+            described(&violations)[0].1,
+            r#"OutOfRange { found: "-1", bound: Minimum("0") }"#
+        );
     }
 }

@@ -17,9 +17,9 @@ pub(crate) fn conforms(format: &str, s: &str) -> bool {
 pub(crate) fn example(format: &str) -> Option<&'static str> {
     Some(match format {
         "uuid" => "\"123e4567-e89b-12d3-a456-426614174000\"",
-        "date" => "\"2025-01-31\"",
-        "time" => "\"12:00:00Z\"",
-        "date-time" => "\"2025-01-31T12:00:00Z\"",
+        "date" => "\"2025-06-14\"",
+        "time" => "\"09:30:00Z\"",
+        "date-time" => "\"2025-06-14T09:30:00Z\"",
         _ => return None,
     })
 }

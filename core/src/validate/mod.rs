@@ -9,6 +9,9 @@ mod format;
 pub(crate) use format::conforms;
 pub(crate) mod suggest;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use crate::Error;
@@ -158,6 +161,8 @@ struct Validator<'a> {
     /// Only the verdict is wanted: stop at the first violation and build no message.
     quick: bool,
     failed: bool,
+    /// Alternatives tried so far in this check, shared with the quick checks it starts.
+    tried: Rc<RefCell<alternatives::Tried>>,
 }
 
 impl<'a> Validator<'a> {
@@ -171,6 +176,7 @@ impl<'a> Validator<'a> {
             out: Vec::new(),
             quick: false,
             failed: false,
+            tried: Rc::default(),
         }
     }
 
@@ -180,6 +186,7 @@ impl<'a> Validator<'a> {
         quick.quick = true;
         quick.depth = self.depth;
         quick.outer = self.outer + self.path.len();
+        quick.tried = Rc::clone(&self.tried);
         quick.check(node, value);
         !quick.failed
     }
@@ -205,6 +212,16 @@ impl<'a> Validator<'a> {
     }
 
     fn report(&mut self, kind: ViolationKind, suggestion: Option<String>) {
+        self.report_with(kind, suggestion, None);
+    }
+
+    /// Reports a violation with what to write instead (built only when it is reported).
+    fn report_with(
+        &mut self,
+        kind: ViolationKind,
+        suggestion: Option<String>,
+        advice: Option<&dyn Fn() -> Option<String>>,
+    ) {
         if self.quick {
             self.failed = true;
             return;
@@ -212,6 +229,9 @@ impl<'a> Validator<'a> {
         let mut violation = Violation::new(self.pointer(), kind);
         if let Some(s) = suggestion {
             violation = violation.with_suggestion(s);
+        }
+        if let Some(advice) = advice.and_then(|f| f()) {
+            violation = violation.with_advice(advice);
         }
         if let Some(hint) = self.hint {
             violation = violation.with_hint(hint);
@@ -253,15 +273,19 @@ impl<'a> Validator<'a> {
         if let Some(hint) = &node.hint {
             self.hint = Some(hint);
         }
+        let reported = self.out.len();
         self.keywords(node, value);
+        if node.bridge.is_some() {
+            self.bridge(node, value, reported);
+        }
         self.hint = saved_hint;
         self.depth -= 1;
     }
 
-    fn keywords(&mut self, node: &'a Node, value: &'a Value) {
-        let reported = self.out.len();
-        self.schema_keywords(node, value);
-        // serde's check of a bridged type, where the schema's keywords found nothing.
+    /// serde's check of a bridged type, where the schema's keywords found nothing. Out of
+    /// line: `check` is on the stack once per level of a value and a schema.
+    #[inline(never)]
+    fn bridge(&mut self, node: &'a Node, value: &'a Value, reported: usize) {
         if let Some(bridge) = &node.bridge
             && !self.failed
             && self.out.len() == reported
@@ -271,7 +295,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn schema_keywords(&mut self, node: &'a Node, value: &'a Value) {
+    fn keywords(&mut self, node: &'a Node, value: &'a Value) {
         if node.never {
             let kind = if self.path.is_empty() {
                 ViolationKind::Invalid {
@@ -423,12 +447,20 @@ impl<'a> Validator<'a> {
         if let Some(pattern) = &node.pattern
             && !pattern.regex.is_match(s)
         {
-            self.report(
+            let example = || {
+                let example = crate::render::string_example(node);
+                pattern
+                    .regex
+                    .is_match(&example)
+                    .then(|| format!("write it like {}", describe::short_json(&example.into())))
+            };
+            self.report_with(
                 ViolationKind::PatternMismatch {
                     found: describe::short_json(&Value::String(s.to_owned())),
                     pattern: pattern.source.clone(),
                 },
                 None,
+                Some(&example),
             );
         }
     }
@@ -548,8 +580,9 @@ impl<'a> Validator<'a> {
                         .filter(|(p, _)| !map.contains_key(&p.name))
                         .map(|(p, _)| p.name.as_str());
                     let suggestion = suggest::closest(key, candidates).map(str::to_owned);
+                    let allowed = || Some(allowed_keys(node));
                     self.at(Segment::Key(key), |v| {
-                        v.report(ViolationKind::UnknownField, suggestion)
+                        v.report_with(ViolationKind::UnknownField, suggestion, Some(&allowed))
                     });
                 }
                 Some(additional) => self.at(Segment::Key(key), |v| v.check(additional, value)),
@@ -594,5 +627,28 @@ impl<'a> Validator<'a> {
             node.max_properties,
             Unit::Members,
         );
+    }
+}
+
+/// The keys an object allows, for the advice on an unknown one.
+fn allowed_keys(node: &Node) -> String {
+    const SHOWN: usize = 12;
+    let names: Vec<String> = node
+        .properties
+        .iter()
+        .take(SHOWN)
+        .map(|p| crate::error::quote(&p.name))
+        .collect();
+    let more = if node.properties.len() > SHOWN {
+        ", …"
+    } else {
+        ""
+    };
+    match names.len() {
+        0 => "this object takes no keys; remove it".to_owned(),
+        _ => format!(
+            "the allowed keys are {}{more}; remove the others",
+            names.join(", ")
+        ),
     }
 }

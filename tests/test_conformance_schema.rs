@@ -7,15 +7,17 @@
 //! case needs the suite's remote schemas, or it is an optional test that assumes `format`
 //! or, in draft 7, `contentEncoding`/`contentMediaType` are asserted (toolschema reads
 //! them as annotations, as draft 2020-12 does). Everything else must agree with the
-//! suite, case by case.
+//! suite, case by case. The keywords the loader refuses, and the number of cases left in
+//! scope, are pinned (`REFUSED`, `IN_SCOPE`): refusing more is a failure, not a smaller
+//! table.
 //!
 //! Run with `-- --nocapture` to see the tables.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde_json::Value;
-use toolschema::{Error, Schema, ViolationKind};
+use toolschema::{Error, Schema, Violation, ViolationKind};
 
 const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
 
@@ -48,10 +50,35 @@ fn instance(row: &Value) -> Value {
         .unwrap_or_else(|e| panic!("{}: input is not JSON: {e}", row["id"]))
 }
 
-/// The keyword a load error names as unsupported, when every violation is of that form
+/// The keywords the loader refuses in the suite, and in how many cases each is named.
+/// Supporting a keyword, or refusing one more, changes this list and [`IN_SCOPE`]: a
+/// case the loader refuses is not checked, so each refusal must be a decision recorded
+/// here, never a silent loss of coverage. Update both from the tables `--nocapture`
+/// prints.
+const REFUSED: &[(&str, usize)] = &[
+    ("$dynamicAnchor", 3),
+    ("$dynamicRef", 6),
+    ("$id", 12),
+    ("$ref", 86),
+    ("contains", 89),
+    ("dependencies", 36),
+    ("dependentSchemas", 28),
+    ("else", 66),
+    ("if", 95),
+    ("maxContains", 25),
+    ("minContains", 37),
+    ("then", 77),
+    ("unevaluatedItems", 69),
+    ("unevaluatedProperties", 130),
+];
+
+/// The suite cases checked, case by case, against the loader and the validator.
+const IN_SCOPE: usize = 1886;
+
+/// The keywords a load error names as unsupported, when every violation is of that form
 /// (`the keyword "if" is not supported by toolschema…`).
-fn unsupported_keyword(err: &Error) -> Option<String> {
-    let mut named = None;
+fn unsupported_keywords(err: &Error) -> Option<BTreeSet<String>> {
+    let mut named = BTreeSet::new();
     for violation in err.violations() {
         let ViolationKind::Invalid { message } = violation.kind() else {
             return None;
@@ -61,9 +88,9 @@ fn unsupported_keyword(err: &Error) -> Option<String> {
         if !rest.starts_with(" is not supported by toolschema") {
             return None;
         }
-        named.get_or_insert_with(|| keyword.to_owned());
+        named.insert(keyword.to_owned());
     }
-    named
+    (!named.is_empty()).then_some(named)
 }
 
 /// Why a suite case is not checked.
@@ -72,7 +99,8 @@ enum OutOfScope {
     NeedsRemotes,
     FormatAssertion,
     ContentAssertion,
-    Unsupported(String),
+    /// The loader refused the schema, naming these keywords.
+    Unsupported(BTreeSet<String>),
 }
 
 impl std::fmt::Display for OutOfScope {
@@ -81,7 +109,10 @@ impl std::fmt::Display for OutOfScope {
             OutOfScope::NeedsRemotes => f.write_str("needs remote schemas"),
             OutOfScope::FormatAssertion => f.write_str("optional format assertion"),
             OutOfScope::ContentAssertion => f.write_str("optional content assertion"),
-            OutOfScope::Unsupported(keyword) => write!(f, "unsupported `{keyword}`"),
+            OutOfScope::Unsupported(keywords) => {
+                let names: Vec<String> = keywords.iter().map(|k| format!("`{k}`")).collect();
+                write!(f, "unsupported {}", names.join(" + "))
+            }
         }
     }
 }
@@ -110,15 +141,51 @@ fn table_row(out: &mut String, name: &str, tally: &Tally) {
     let _ = writeln!(out, "{}", line.trim_end());
 }
 
-#[test]
-fn json_schema_test_suite() {
-    let rows = corpus("jsts.jsonl");
+/// One pass of the suite through a loader.
+struct SuiteRun {
+    /// The tables, for `--nocapture`.
+    report: String,
+    total: Tally,
+    /// Each keyword the loader refused, and in how many cases.
+    refused: BTreeMap<String, usize>,
+    disagreements: Vec<String>,
+}
+
+impl SuiteRun {
+    /// How the scope differs from the pinned one, one line per difference.
+    fn scope_changes(&self) -> Vec<String> {
+        let pinned: BTreeMap<String, usize> = REFUSED
+            .iter()
+            .map(|&(keyword, n)| (keyword.to_owned(), n))
+            .collect();
+        let keywords: BTreeSet<&String> = pinned.keys().chain(self.refused.keys()).collect();
+        let mut changes: Vec<String> = keywords
+            .into_iter()
+            .filter_map(|keyword| {
+                let was = pinned.get(keyword).copied().unwrap_or(0);
+                let now = self.refused.get(keyword).copied().unwrap_or(0);
+                (was != now).then(|| format!("`{keyword}` refused in {now} cases, pinned at {was}"))
+            })
+            .collect();
+        if self.total.in_scope != IN_SCOPE {
+            changes.push(format!(
+                "{} cases in scope, pinned at {IN_SCOPE}",
+                self.total.in_scope
+            ));
+        }
+        changes
+    }
+}
+
+/// Runs every suite case whose schema `load` accepts; a refusal naming unsupported
+/// keywords puts the case out of scope, any other load error is a disagreement.
+fn run_suite(rows: &[Value], load: impl Fn(Value) -> Result<Schema, Error>) -> SuiteRun {
     let mut by_keyword: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut refused: BTreeMap<String, usize> = BTreeMap::new();
     let mut excluded: Vec<String> = Vec::new();
     let mut disagreements: Vec<String> = Vec::new();
 
-    for row in &rows {
+    for row in rows {
         let id = text(row, "id");
         let draft = text(row, "draft");
         let keyword = format!("{draft}/{}", text(row, "keyword"));
@@ -167,12 +234,14 @@ fn json_schema_test_suite() {
         {
             map.insert("$schema".into(), DRAFT7.into());
         }
-        let schema = match Schema::from_json(schema) {
+        let schema = match load(schema) {
             Ok(schema) => schema,
-            Err(err) => match unsupported_keyword(&err) {
-                Some(name) => {
-                    *unsupported.entry(name.clone()).or_default() += 1;
-                    *tally.out.entry(OutOfScope::Unsupported(name)).or_default() += 1;
+            Err(err) => match unsupported_keywords(&err) {
+                Some(names) => {
+                    for name in &names {
+                        *refused.entry(name.clone()).or_default() += 1;
+                    }
+                    *tally.out.entry(OutOfScope::Unsupported(names)).or_default() += 1;
                     continue;
                 }
                 None => {
@@ -224,23 +293,103 @@ fn json_schema_test_suite() {
     table_row(&mut report, "total", &total);
     let _ = writeln!(
         report,
-        "\nOut of scope: keywords the loader rejects as unsupported"
+        "\nOut of scope: keywords the loader rejects as unsupported (cases naming each)"
     );
-    for (keyword, n) in &unsupported {
+    for (keyword, n) in &refused {
         let _ = writeln!(report, "  {keyword:<24} {n:>5}");
     }
     let _ = writeln!(report, "\nOut of scope: not run ({})", excluded.len());
     for line in &excluded {
         let _ = writeln!(report, "  {line}");
     }
-    println!("{report}");
 
+    SuiteRun {
+        report,
+        total,
+        refused,
+        disagreements,
+    }
+}
+
+#[test]
+fn json_schema_test_suite() {
+    let run = run_suite(&corpus("jsts.jsonl"), Schema::from_json);
+    println!("{}", run.report);
+
+    let total = &run.total;
     assert!(
         total.in_scope > 0 && total.agreed == total.in_scope,
         "{} of {} in-scope cases disagree with the suite:\n{}",
-        disagreements.len(),
+        run.disagreements.len(),
         total.in_scope,
-        disagreements.join("\n")
+        run.disagreements.join("\n")
+    );
+    let changes = run.scope_changes();
+    assert!(
+        changes.is_empty(),
+        "the cases the loader refuses changed; if on purpose, update REFUSED and \
+         IN_SCOPE:\n  {}",
+        changes.join("\n  ")
+    );
+}
+
+/// A schema's first object (depth first) holding `keyword`, as an RFC 6901 pointer.
+fn find_keyword(schema: &Value, keyword: &str, at: &str) -> Option<String> {
+    match schema {
+        Value::Object(map) if map.contains_key(keyword) => Some(at.to_owned()),
+        Value::Object(map) => map.iter().find_map(|(key, value)| {
+            let key = key.replace('~', "~0").replace('/', "~1");
+            find_keyword(value, keyword, &format!("{at}/{key}"))
+        }),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, value)| find_keyword(value, keyword, &format!("{at}/{i}"))),
+        _ => None,
+    }
+}
+
+/// The pins have teeth: a loader that refused one keyword more than `Schema::from_json`
+/// (as a regression would) keeps every remaining case agreeing, so only the pinned
+/// scope notices.
+#[test]
+fn refusing_one_more_keyword_changes_the_pinned_scope() {
+    const EXTRA: &str = "propertyNames";
+    let stricter = |schema: Value| {
+        let Some(at) = find_keyword(&schema, EXTRA, "") else {
+            return Schema::from_json(schema);
+        };
+        let refusal = Violation::new(
+            format!("{at}/{EXTRA}"),
+            ViolationKind::Invalid {
+                message: format!("the keyword \"{EXTRA}\" is not supported by toolschema"),
+            },
+        );
+        let mut violations = match Schema::from_json(schema) {
+            Ok(_) => Vec::new(),
+            Err(err) => err.into_violations(),
+        };
+        violations.push(refusal);
+        Err(Error::new(violations))
+    };
+
+    let run = run_suite(&corpus("jsts.jsonl"), stricter);
+    assert!(
+        run.total.in_scope > 0 && run.total.agreed == run.total.in_scope,
+        "the remaining cases still agree"
+    );
+    let extra = run.refused.get(EXTRA).copied().unwrap_or(0);
+    assert!(extra > 0, "the suite has `{EXTRA}` cases");
+    assert!(run.total.in_scope < IN_SCOPE);
+    assert_eq!(
+        run.scope_changes(),
+        [
+            format!("`{EXTRA}` refused in {extra} cases, pinned at 0"),
+            format!(
+                "{} cases in scope, pinned at {IN_SCOPE}",
+                run.total.in_scope
+            ),
+        ],
     );
 }
 

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::Value;
-use toolschema::{ToolSchema, ViolationKind};
+use toolschema::{Bound, ToolSchema, Unit, ViolationKind};
 
 /// `from_str` on `text`, checked against `from_value` on the parsed value: the same value,
 /// or the same violations. Returns it with what the fast path alone made of the text.
@@ -36,6 +36,36 @@ fn kinds<T: std::fmt::Debug>(result: &Result<T, toolschema::Error>) -> Vec<(Stri
         .iter()
         .map(|v| (v.pointer().to_owned(), format!("{:?}", v.kind())))
         .collect()
+}
+
+/// Each violation's pointer and kind, in order.
+fn violations<T: std::fmt::Debug>(
+    result: &Result<T, toolschema::Error>,
+) -> Vec<(String, ViolationKind)> {
+    let err = result.as_ref().expect_err("rejected");
+    err.violations()
+        .iter()
+        .map(|v| (v.pointer().to_owned(), v.kind().clone()))
+        .collect()
+}
+
+/// `(pointer, kind)` as [`violations`] gives them.
+fn at(pointer: &str, kind: ViolationKind) -> (String, ViolationKind) {
+    (pointer.to_owned(), kind)
+}
+
+/// JSON strings, as `NotAllowed` quotes them.
+fn quoted(values: &[&str]) -> Vec<String> {
+    values.iter().map(|v| format!("{v:?}")).collect()
+}
+
+/// The violation the validator's frame budget ends a chain with.
+fn too_deep_here() -> ViolationKind {
+    ViolationKind::Invalid {
+        message: "the schema refers to itself here without end, or through more than 640 \
+                  subschemas"
+            .into(),
+    }
 }
 
 #[derive(ToolSchema, Debug, PartialEq)]
@@ -179,10 +209,37 @@ fn violations_are_the_slow_paths_whatever_the_fast_path_saw() {
     let text = PRODUCT
         .replace(r#""qty":3"#, r#""qty":"3""#)
         .replace(r#""price":9.5"#, r#""price":-1"#);
-    assert_eq!(kinds(&read::<Product>(&text).0).len(), 2);
+    assert_eq!(
+        violations(&read::<Product>(&text).0),
+        [
+            at(
+                "/price",
+                ViolationKind::OutOfRange {
+                    found: "-1".into(),
+                    bound: Bound::Minimum("0".into()),
+                }
+            ),
+            at(
+                "/qty",
+                ViolationKind::WrongType {
+                    expected: "an integer".into(),
+                    found: r#"the string "3""#.into(),
+                }
+            ),
+        ]
+    );
     // An alias is a key, not an enum value.
     let (result, _) = read::<Category>(r#""yard""#);
-    assert!(result.is_err());
+    assert_eq!(
+        violations(&result),
+        [at(
+            "",
+            ViolationKind::NotAllowed {
+                found: quoted(&["yard"])[0].clone(),
+                allowed: quoted(&["tools", "garden"]),
+            }
+        )]
+    );
 }
 
 #[test]
@@ -194,16 +251,30 @@ fn numbers_hold_to_the_schema_not_to_the_rust_type() {
     }
     // u128 reads up to u64::MAX, as its schema says; serde alone would take 2^70.
     let (result, fast) = read::<Wide>(r#"{"big":1180591620717411303424,"small":1}"#);
-    assert!(result.is_err());
+    let found = violations(&result);
+    assert!(
+        matches!(
+            found.as_slice(),
+            [(pointer, ViolationKind::OutOfRange { bound: Bound::Maximum(max), .. })]
+                if pointer == "/big" && *max == u64::MAX.to_string()
+        ),
+        "{found:?}"
+    );
     assert_eq!(fast, None);
     let (result, _) = read::<Wide>(r#"{"big":18446744073709551615,"small":1.5}"#);
     assert_eq!(result.unwrap().big, u128::from(u64::MAX));
     // Past f32::MAX is out of range, though `as f32` would round it into range.
     let (result, fast) = read::<Wide>(r#"{"big":1,"small":3.4028235677973366e38}"#);
-    assert!(matches!(
-        result.unwrap_err().violations()[0].kind(),
-        ViolationKind::OutOfRange { .. }
-    ));
+    assert_eq!(
+        violations(&result),
+        [at(
+            "/small",
+            ViolationKind::OutOfRange {
+                found: "3.4028235677973366e+38".into(),
+                bound: Bound::Maximum("3.4028234663852886e+38".into()),
+            }
+        )]
+    );
     assert_eq!(fast, None);
 }
 
@@ -267,15 +338,50 @@ fn external_tagging_and_odd_shapes() {
         read::<Shape>(r#"{"Pair":[1,2]}"#).1,
         Some(Shape::Pair(1, 2))
     );
-    for bad in [
-        r#"{"Empty":null}"#,
-        r#""Circle""#,
-        r#"{"Circle":1,"Pair":[1,2]}"#,
-        r#"{"Pair":[1,2,3]}"#,
-        r#"{}"#,
-    ] {
+    let cases = [
+        // A unit variant is written as its name, not as a key.
+        (
+            r#"{"Empty":null}"#,
+            at(
+                "/Empty",
+                ViolationKind::NotAllowed {
+                    found: quoted(&["Empty"])[0].clone(),
+                    allowed: quoted(&["Circle", "Rect", "Pair"]),
+                },
+            ),
+        ),
+        // And a variant with data is not written as its name.
+        (
+            r#""Circle""#,
+            at(
+                "",
+                ViolationKind::NotAllowed {
+                    found: quoted(&["Circle"])[0].clone(),
+                    allowed: quoted(&["Empty"]),
+                },
+            ),
+        ),
+        // One key per object: the second is not a field of the first.
+        (
+            r#"{"Circle":1,"Pair":[1,2]}"#,
+            at("/Pair", ViolationKind::UnknownField),
+        ),
+        (
+            r#"{"Pair":[1,2,3]}"#,
+            at(
+                "/Pair",
+                ViolationKind::TooLong {
+                    len: 3,
+                    max: 2,
+                    unit: Unit::Items,
+                },
+            ),
+        ),
+        (r#"{}"#, at("/Circle", ViolationKind::MissingField)),
+    ];
+    for (bad, expected) in cases {
         let (result, fast) = read::<Shape>(bad);
-        assert!(result.is_err(), "{bad}");
+        assert_eq!(violations(&result), [expected], "{bad}");
         assert_eq!(fast, None, "{bad}");
     }
 
@@ -301,17 +407,28 @@ fn external_tagging_and_odd_shapes() {
     };
     assert_eq!(result.unwrap(), expected);
     assert!(fast.is_some());
-    assert!(read::<Node>(r#"{"seen":true}"#).0.is_err());
+    // A skipped field is not a key the JSON may hold.
+    assert_eq!(
+        violations(&read::<Node>(r#"{"seen":true}"#).0),
+        [at("/seen", ViolationKind::UnknownField)]
+    );
 }
 
 #[test]
 fn text_after_the_value_is_a_syntax_error() {
     let (result, fast) = read::<Category>(r#""tools" x"#);
     assert_eq!(fast, None);
-    assert!(matches!(
-        result.unwrap_err().violations()[0].kind(),
-        ViolationKind::Syntax { .. }
-    ));
+    assert_eq!(
+        violations(&result),
+        [at(
+            "",
+            ViolationKind::Syntax {
+                line: 1,
+                column: 9,
+                message: "trailing characters".into(),
+            }
+        )]
+    );
 }
 
 #[test]
@@ -346,12 +463,25 @@ fn schemas_that_chain_or_loop_are_read_on_the_slow_path() {
     let deep = format!("{}{}", "[".repeat(120), "]".repeat(120));
     let (result, fast) = read::<A>(&deep);
     assert_eq!(fast, None);
-    assert!(result.is_err());
+    // It ends inside the arrays, where the budget runs out.
+    let found = violations(&result);
+    let [(pointer, kind)] = found.as_slice() else {
+        panic!("one violation: {found:?}");
+    };
+    assert_eq!(*kind, too_deep_here());
+    let depth = pointer.len() / 2;
+    assert!(
+        *pointer == "/0".repeat(depth) && (1..120).contains(&depth),
+        "{pointer}"
+    );
     let shallow = format!("{}{}", "[".repeat(5), "]".repeat(5));
     assert!(read::<A>(&shallow).0.is_ok());
     // Anything but null sends the fast path round in circles: an error, not a crash.
     assert_eq!(read::<Endless>("null").0.unwrap(), Endless(None));
-    assert!(read::<Endless>("0").0.is_err());
+    assert_eq!(
+        violations(&read::<Endless>("0").0),
+        [at("", too_deep_here())]
+    );
 }
 
 #[test]

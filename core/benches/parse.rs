@@ -6,10 +6,21 @@
 //! - a generated 5 MB reply: a `<think>` block, prose, a fenced JSON array of 5 MB with
 //!   what models write in it (trailing commas, single quotes, unquoted keys, comments), and
 //!   prose after;
-//! - 1 000 000 unclosed `[` (and 10 000, 100 000): the time per byte must stay flat.
+//! - 1 000 000 unclosed `[` (and 10 000, 100 000): the time per byte must stay flat;
+//! - hostile inputs at 10 kB, 100 kB and 1 MB (1×, 10×, 100×), one for each place that
+//!   extraction (`extract.rs`) and repair (`repair/`) claim to read in linear time: deep
+//!   or unclosed nesting, runs of quotes, strings that never end, fences and tags. The
+//!   summary prints their medians and the ratios 10×/1× and 100×/1×: near 10 and 100 when
+//!   the work is linear. An input whose 10× is already more than 30 times its 1× is not
+//!   run at 100×, so a quadratic regression shows as a ratio instead of a hang. Inputs
+//!   that build big values (runs of quotes: a million short strings) also slow down per
+//!   byte once they outgrow the CPU caches, near 1 MB, so their 100×/1× can be well above
+//!   100 with 10×/1× near 10; to tell that from a quadratic, time them at 10 MB too
+//!   (linear work takes 10 times its 1 MB time).
 //!
 //! ```sh
 //! cargo bench -p toolschema --bench parse          # criterion, then a summary of medians
+//! cargo bench -p toolschema --bench parse -- hostile   # the hostile inputs alone
 //! scripts/bench-json-repair                        # the same inputs through Python's
 //!                                                  # json_repair, and the ratios
 //! ```
@@ -99,6 +110,98 @@ fn parse(text: &str) -> Result<Value, toolschema::Error> {
     toolschema::parse::<Value>(black_box(text))
 }
 
+/// An input built to defeat a linear scan, of about `bytes` bytes.
+struct Hostile {
+    name: &'static str,
+    build: fn(usize) -> String,
+}
+
+/// `unit` repeated to about `bytes` bytes.
+fn fill(unit: &str, bytes: usize) -> String {
+    unit.repeat((bytes / unit.len()).max(1))
+}
+
+const HOSTILE: &[Hostile] = &[
+    // Nesting: the repairer stops at its depth limit, the span scan counts on.
+    Hostile {
+        name: "unclosed `{`",
+        build: |n| fill("{", n),
+    },
+    Hostile {
+        name: "unclosed `{\"a\":`",
+        build: |n| fill("{\"a\":", n),
+    },
+    Hostile {
+        name: "100 deep, closed, repeated",
+        build: |n| fill(&format!("{}{}", "[".repeat(100), "]".repeat(100)), n),
+    },
+    // Quotes: each could open a string that runs to the end of the text.
+    Hostile {
+        name: "run of `\"`",
+        build: |n| format!("[{}", fill("\"", n)),
+    },
+    Hostile {
+        name: "run of `'`",
+        build: |n| format!("[{}", fill("'", n)),
+    },
+    Hostile {
+        name: "`\"a, ` strings, `]` at the end",
+        build: |n| format!("[{}]", fill("\"a, ", n)),
+    },
+    Hostile {
+        name: "`'a, ` strings, `]` at the end",
+        build: |n| format!("[{}]", fill("'a, ", n)),
+    },
+    Hostile {
+        name: "`['a` repeated",
+        build: |n| fill("['a", n),
+    },
+    Hostile {
+        name: "`/*` in an unclosed string",
+        build: |n| format!("[\"{}", fill("a /* ", n)),
+    },
+    Hostile {
+        name: "backslashes in a string",
+        build: |n| format!("[\"{}", fill("\\", n)),
+    },
+    Hostile {
+        name: "apostrophes in a span",
+        build: |n| format!("[{}]", fill("Bob's ", n)),
+    },
+    // Extraction: fences, reasoning and wrapper tags, none closed.
+    Hostile {
+        name: "fences on one line",
+        build: |n| fill("```", n),
+    },
+    Hostile {
+        name: "`<think>` tags",
+        build: |n| fill("<think>", n),
+    },
+    Hostile {
+        name: "`<json>` tags",
+        build: |n| fill("<json>[1, ", n),
+    },
+];
+
+/// The hostile inputs' sizes: 1×, 10×, 100×.
+const HOSTILE_BYTES: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+/// Past this ratio of 10× to 1×, the work is not linear: 100× is not run.
+const SUPERLINEAR: f64 = 30.0;
+
+/// The medians of `input` at 1× and 10× (a quick look), and its ratio 10×/1×.
+fn probe(input: &Hostile) -> f64 {
+    let [small, large] = [HOSTILE_BYTES[0], HOSTILE_BYTES[1]].map(input.build);
+    let times = support::medians_interleaved(
+        Duration::from_millis(20),
+        3,
+        &mut [&mut || drop(black_box(parse(&small))), &mut || {
+            drop(black_box(parse(&large)))
+        }],
+    );
+    times[1].as_secs_f64() / times[0].as_secs_f64()
+}
+
 fn benches(c: &mut Criterion) {
     let inputs = corpus();
     let bytes: usize = inputs.iter().map(String::len).sum();
@@ -132,6 +235,67 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    let mut group = c.benchmark_group("parse/hostile");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    for input in HOSTILE {
+        let sizes = if probe(input) > SUPERLINEAR {
+            &HOSTILE_BYTES[..2]
+        } else {
+            &HOSTILE_BYTES[..]
+        };
+        for &bytes in sizes {
+            let text = (input.build)(bytes);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            let id = BenchmarkId::new(input.name, format!("{}x", bytes / HOSTILE_BYTES[0]));
+            group.bench_with_input(id, &text, |b, text| b.iter(|| parse(text)));
+        }
+    }
+    group.finish();
+}
+
+/// Each hostile input's medians at 1×, 10× and 100×, measured in turns, and the ratios.
+fn hostile_summary() {
+    println!("\nhostile inputs, median per parse (7 batches of about 100 ms each size, in turns);");
+    println!("linear work gives ratios near 10 and 100:");
+    println!(
+        "  {:<34} {:>10} {:>10} {:>10} {:>7} {:>8}",
+        "input (1× = 10 kB)", "1×", "10×", "100×", "10×/1×", "100×/1×"
+    );
+    let show = |d: Duration| format!("{d:.3?}");
+    for input in HOSTILE {
+        let ratio = probe(input);
+        if ratio > SUPERLINEAR {
+            println!(
+                "  {:<34} {:>10} {:>10} {:>10} {ratio:>7.1} {:>8}",
+                input.name, "", "", "not run", "-"
+            );
+            continue;
+        }
+        let texts = HOSTILE_BYTES.map(input.build);
+        let [a, b, c] = &texts;
+        let times = support::medians_interleaved(
+            Duration::from_millis(100),
+            7,
+            &mut [
+                &mut || drop(black_box(parse(a))),
+                &mut || drop(black_box(parse(b))),
+                &mut || drop(black_box(parse(c))),
+            ],
+        );
+        let base = times[0].as_secs_f64();
+        println!(
+            "  {:<34} {:>10} {:>10} {:>10} {:>7.1} {:>8.1}",
+            input.name,
+            show(times[0]),
+            show(times[1]),
+            show(times[2]),
+            times[1].as_secs_f64() / base,
+            times[2].as_secs_f64() / base,
+        );
+    }
 }
 
 /// The medians the ratios are made of, measured in this run.
@@ -229,5 +393,10 @@ fn main() {
     }
     criterion_benches();
     Criterion::default().configure_from_args().final_summary();
-    summary();
+    // `-- hostile` (a criterion filter) runs the hostile inputs alone, and their table.
+    let hostile_only = std::env::args().skip(1).any(|a| a == "hostile");
+    if !hostile_only {
+        summary();
+    }
+    hostile_summary();
 }

@@ -379,6 +379,11 @@ impl<P: Provider> Agent<P> {
                             fixes: fixes.clone(),
                         });
                     }
+                    // Inside the tool loop, the step keeps every attempt it took.
+                    tools::record_step(|| {
+                        attempts.push(record(None));
+                        attempts
+                    });
                     return Ok(Success {
                         value,
                         values,

@@ -1,16 +1,29 @@
 //! The tool loop: ask for a step of a union, run the tools it calls, feed the results
 //! back, until the model answers.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 
 use serde_json::Value;
 
-use super::{Agent, AskError};
+use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
 use crate::provider::{Mode, Provider};
 use crate::schema::ToolSchema;
+
+tokio::task_local! {
+    /// Set while the tool loop asks for a step: the step's attempts, which the ask's own
+    /// result (its value and last reply) does not carry. See [`record_step`].
+    static STEP_ATTEMPTS: RefCell<Vec<Attempt>>;
+}
+
+/// Hands the attempts of a successful ask to the tool loop, when it is asking for a
+/// step: `attempts` runs only then.
+pub(super) fn record_step(attempts: impl FnOnce() -> Vec<Attempt>) {
+    let _outside_the_loop = STEP_ATTEMPTS.try_with(|step| step.borrow_mut().extend(attempts()));
+}
 
 type Handler = Box<
     dyn Fn(Value) -> Pin<Box<dyn Future<Output = Result<String, String>> + Send>> + Send + Sync,
@@ -142,9 +155,16 @@ impl<P: Provider> Agent<P> {
         // Calls already run, with their results: a repeated call is not run again.
         let mut done: Vec<(String, Value, String)> = Vec::new();
         for _ in 0..tools.max_steps {
-            let (step, values, reply) = match self.ask_steps::<S>(history.clone()).await {
-                Ok(found) => found,
-                Err(mut e) => {
+            let asked = STEP_ATTEMPTS.scope(RefCell::default(), async {
+                let found = self.ask_steps::<S>(history.clone()).await;
+                (found, STEP_ATTEMPTS.with(RefCell::take))
+            });
+            let (step, values, reply) = match asked.await {
+                (Ok(found), attempts) => {
+                    all_attempts.extend(attempts);
+                    found
+                }
+                (Err(mut e), _) => {
                     prepend(&mut e, std::mem::take(&mut all_attempts));
                     return Err(e);
                 }
@@ -235,9 +255,89 @@ impl<P: Provider> Agent<P> {
     }
 }
 
-fn prepend(error: &mut AskError, earlier: Vec<crate::agent::Attempt>) {
+fn prepend(error: &mut AskError, earlier: Vec<Attempt>) {
     let attempts = error.attempts_mut();
     let mut all = earlier;
     all.append(attempts);
     *attempts = all;
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Map;
+
+    use super::*;
+    use crate::provider::Scripted;
+
+    /// Each step is asked for as any object: `{"name", "arguments"}` is a call.
+    type Call = Map<String, Value>;
+
+    fn call(city: &str) -> String {
+        format!(r#"{{"name": "weather", "arguments": {{"city": "{city}"}}}}"#)
+    }
+
+    fn weather() -> Toolbox {
+        Toolbox::new().tool("weather", |args: Call| async move {
+            Ok::<_, String>(format!("3°C in {}", args["city"]))
+        })
+    }
+
+    fn run(agent: &Agent<Scripted>, tools: &Toolbox) -> Result<Call, AskError> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime")
+            .block_on(agent.run::<Call>("Weather in Oslo and Rome?", tools))
+    }
+
+    fn raw(attempts: &[Attempt]) -> Vec<&str> {
+        attempts.iter().map(Attempt::raw).collect()
+    }
+
+    #[test]
+    fn the_step_limit_keeps_every_attempt_of_every_step() {
+        let replies = [
+            "not json".to_owned(),
+            call("Oslo"),
+            "no json either".into(),
+            call("Rome"),
+        ];
+        let model = Scripted::new(replies.clone());
+        let agent = Agent::new(model.clone()).max_attempts(2);
+        let outcome = run(&agent, &weather().max_steps(2));
+        let Err(AskError::StepLimit { steps, attempts }) = outcome else {
+            panic!("expected the step limit, got {outcome:?}");
+        };
+        assert_eq!(steps, 2);
+        assert_eq!(raw(&attempts), replies);
+        let numbers: Vec<usize> = attempts.iter().map(Attempt::number).collect();
+        assert_eq!(numbers, [1, 2, 1, 2]);
+        let rejected: Vec<bool> = attempts.iter().map(|a| a.error().is_some()).collect();
+        assert_eq!(rejected, [true, false, true, false]);
+        // The second step's first attempt saw the first step's tool result.
+        assert!(attempts[2].request().contains("3°C in \"Oslo\""));
+        assert_eq!(model.calls(), 4);
+    }
+
+    /// The step's record is task-local: the loop's future can still move between threads.
+    #[test]
+    fn the_loop_can_be_spawned() {
+        fn spawnable<F: Future + Send + 'static>(_: &F) {}
+        let agent = Agent::new(Scripted::new([call("Oslo")]));
+        spawnable(&async move { agent.run::<Call>("Weather?", &weather()).await });
+    }
+
+    #[test]
+    fn a_failed_step_keeps_the_attempts_of_the_steps_before() {
+        let model = Scripted::new([call("Oslo"), "nope".into(), "still nope".into()]);
+        let agent = Agent::new(model).max_attempts(2);
+        let outcome = run(&agent, &weather());
+        let Err(AskError::Exhausted { attempts, .. }) = outcome else {
+            panic!("expected the second step to fail, got {outcome:?}");
+        };
+        assert_eq!(
+            raw(&attempts),
+            [call("Oslo").as_str(), "nope", "still nope"]
+        );
+    }
 }

@@ -131,6 +131,18 @@ pub enum FinishReason {
 }
 
 /// Tokens used by one call.
+///
+/// The counts come from the server, so sums saturate: a huge count keeps a budget
+/// exceeded instead of overflowing (a panic in debug builds, a small number in release).
+///
+/// ```
+/// use toolschema::provider::Usage;
+///
+/// let mut usage = Usage { prompt_tokens: u64::MAX, completion_tokens: 1 };
+/// assert_eq!(usage.total(), u64::MAX);
+/// usage += Usage { prompt_tokens: 1, completion_tokens: 0 };
+/// assert_eq!(usage.prompt_tokens, u64::MAX);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
     pub prompt_tokens: u64,
@@ -138,8 +150,9 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Prompt and completion tokens together (at most `u64::MAX`).
     pub fn total(&self) -> u64 {
-        self.prompt_tokens + self.completion_tokens
+        self.prompt_tokens.saturating_add(self.completion_tokens)
     }
 
     /// The usage object of a response body, under the API's own key names.
@@ -159,8 +172,10 @@ impl Usage {
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, other: Usage) {
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self
+            .completion_tokens
+            .saturating_add(other.completion_tokens);
     }
 }
 
@@ -285,5 +300,86 @@ impl<P: Provider + ?Sized> Provider for std::sync::Arc<P> {
 
     async fn complete(&self, request: &Request) -> Result<Reply, ProviderError> {
         (**self).complete(request).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Agent, AskError};
+
+    const HUGE: u64 = u64::MAX - 1;
+
+    #[test]
+    fn total_saturates() {
+        let usage = Usage {
+            prompt_tokens: HUGE,
+            completion_tokens: HUGE,
+        };
+        assert_eq!(usage.total(), u64::MAX);
+        let usage = Usage {
+            prompt_tokens: 2,
+            completion_tokens: 3,
+        };
+        assert_eq!(usage.total(), 5);
+    }
+
+    #[test]
+    fn sums_saturate() {
+        let mut usage = Usage {
+            prompt_tokens: HUGE,
+            completion_tokens: 7,
+        };
+        usage += Usage {
+            prompt_tokens: u64::from(u32::MAX),
+            completion_tokens: u64::MAX,
+        };
+        assert_eq!(
+            usage,
+            Usage {
+                prompt_tokens: u64::MAX,
+                completion_tokens: u64::MAX,
+            }
+        );
+        usage += Usage {
+            prompt_tokens: 1,
+            completion_tokens: 1,
+        };
+        assert_eq!(usage.total(), u64::MAX);
+    }
+
+    fn reply(text: &str, prompt_tokens: u64) -> Reply {
+        Reply {
+            usage: Usage {
+                prompt_tokens,
+                completion_tokens: 0,
+            },
+            ..Reply::text(text)
+        }
+    }
+
+    /// Two replies whose counts overflow together: the sum stays above the budget, so the
+    /// ask stops instead of taking the third (valid) reply.
+    #[test]
+    fn huge_counts_exhaust_the_budget() {
+        let model = Scripted::new([reply("one", HUGE), reply("two", 10), reply("3", 1)]);
+        let agent = Agent::new(model.clone()).max_attempts(3).token_budget(HUGE);
+        let outcome = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime")
+            .block_on(agent.ask::<u8>("a number"));
+        let Err(AskError::Budget {
+            used,
+            limit,
+            attempts,
+        }) = outcome
+        else {
+            panic!("expected the budget to run out, got {outcome:?}");
+        };
+        assert_eq!((used, limit), (u64::MAX, HUGE));
+        let raw: Vec<&str> = attempts.iter().map(|a| a.raw()).collect();
+        assert_eq!(raw, ["one", "two"]);
+        assert_eq!(model.calls(), 2);
     }
 }

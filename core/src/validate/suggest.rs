@@ -3,29 +3,34 @@
 /// The candidate closest to `word`, if it is close enough to be a likely typo: the same
 /// letters ignoring case and `-`/`_`/spaces, within an edit distance of about one in
 /// three characters, or an abbreviation (`qty` for `quantity`).
+///
+/// `word` comes from a model and may be huge: a candidate whose length alone puts it
+/// out of reach costs no table, and a table covers only the cells within the limit.
 pub(crate) fn closest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    let chars: Vec<char> = word.chars().collect();
     let folded = fold(word);
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         if candidate == word {
             continue;
         }
-        let distance = if fold(candidate) == folded {
-            0
+        let candidate_chars: Vec<char> = candidate.chars().collect();
+        let limit = (chars.len().max(candidate_chars.len()) / 3).max(1);
+        let folded_candidate = fold(candidate);
+        let distance = if folded_candidate == folded {
+            Some(0)
         } else {
-            edit_distance(word, candidate)
+            distance_within(&chars, &candidate_chars, limit, &mut 0)
         };
-        let limit = (word.chars().count().max(candidate.chars().count()) / 3).max(1);
         // An abbreviation ranks after every typo within the limit.
-        let distance = if distance > limit && abbreviates(&folded, &fold(candidate)) {
-            limit
-        } else {
-            distance
-        };
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+        let distance =
+            distance.or_else(|| abbreviates(&folded, &folded_candidate).then_some(limit));
+        if let Some(distance) = distance
+            && best.is_none_or(|(d, _)| distance < d)
+        {
             best = Some((distance, candidate));
         }
     }
@@ -34,8 +39,12 @@ pub(crate) fn closest<'a>(
 
 /// `qty` abbreviates `quantity`: the same first letter, then the rest in order.
 fn abbreviates(short: &str, long: &str) -> bool {
+    // The letters of `short` are some of those of `long`, so it has no more bytes.
+    if short.len() > long.len() {
+        return false;
+    }
     let mut long_chars = long.chars();
-    short.chars().count() >= 2
+    short.chars().nth(1).is_some()
         && short.chars().next() == long.chars().next()
         && short.chars().all(|c| long_chars.any(|l| l == c))
 }
@@ -48,17 +57,35 @@ fn fold(s: &str) -> String {
 }
 
 /// Edit distance in characters: insertions, deletions, substitutions and swaps of two
-/// neighbours (`Unti` is one edit from `Unit`).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+/// neighbours (`Unti` is one edit from `Unit`), or `None` when it is more than `limit`.
+/// Counts the table cells it computes in `cells`.
+///
+/// A distance within `limit` aligns no character more than `limit` places from its
+/// own, so only the band of cells within `limit` of the diagonal is computed:
+/// O(min(n, m) · limit) work, none when the lengths differ by more than `limit`.
+fn distance_within(a: &[char], b: &[char], limit: usize, cells: &mut usize) -> Option<usize> {
+    // The distance is symmetric: rows run along the shorter string.
+    let (a, b) = if a.len() < b.len() { (b, a) } else { (a, b) };
+    if a.len() - b.len() > limit {
+        return None;
+    }
+    if b.is_empty() {
+        return Some(a.len());
+    }
+    // Any value past the limit; cells outside the band read as this.
+    let far = limit + 1;
     // Three rows: the one before the previous is needed for swaps.
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
+    let mut before = vec![far; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).map(|j| j.min(far)).collect();
+    let mut current = vec![far; b.len() + 1];
     for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
+        let first = i.saturating_sub(limit).max(1);
+        let last = (i + limit).min(b.len());
+        // The cell left of the band: column 0 holds `i`, any other lies outside it.
+        current[first - 1] = if first == 1 { i.min(far) } else { far };
+        let mut row_min = current[first - 1];
+        for j in first..=last {
+            *cells += 1;
             let cost = usize::from(a[i - 1] != b[j - 1]);
             let mut best = (previous[j - 1] + cost)
                 .min(previous[j] + 1)
@@ -66,12 +93,22 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 best = best.min(before[j - 2] + 1);
             }
-            current[j] = best;
+            current[j] = best.min(far);
+            row_min = row_min.min(current[j]);
+        }
+        // The next row reads one cell right of this band.
+        if last < b.len() {
+            current[last + 1] = far;
+        }
+        // Each row holds a cell no larger than the distance (a swap that skips a row
+        // passes over a substitution as cheap): past the limit here, past it at the end.
+        if row_min > limit {
+            return None;
         }
         std::mem::swap(&mut before, &mut previous);
         std::mem::swap(&mut previous, &mut current);
     }
-    previous[b.len()]
+    Some(previous[b.len()]).filter(|&d| d <= limit)
 }
 
 #[cfg(test)]
@@ -100,12 +137,143 @@ mod tests {
         );
     }
 
+    fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        distance_within(&a, &b, limit, &mut 0)
+    }
+
     #[test]
     fn edit_distance_counts_edits() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("same", "same"), 0);
-        assert_eq!(edit_distance("Unti", "Unit"), 1);
-        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("kitten", "sitting", 3), Some(3));
+        assert_eq!(edit_distance("kitten", "sitting", 2), None);
+        assert_eq!(edit_distance("", "abc", 3), Some(3));
+        assert_eq!(edit_distance("abc", "", 2), None);
+        assert_eq!(edit_distance("same", "same", 0), Some(0));
+        assert_eq!(edit_distance("Unti", "Unit", 1), Some(1));
+        assert_eq!(edit_distance("ab", "ba", 1), Some(1));
+        assert_eq!(edit_distance("ab", "ba", 0), None);
+        assert_eq!(edit_distance("größe", "grösse", 2), Some(2));
+    }
+
+    /// The table without a band or cut-off: every cell of `a` against `b`.
+    fn full_distance(a: &[char], b: &[char]) -> usize {
+        let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut best = (d[i - 1][j - 1] + cost)
+                    .min(d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[i - 2][j - 2] + 1);
+                }
+                d[i][j] = best;
+            }
+        }
+        d[a.len()][b.len()]
+    }
+
+    /// Every word of up to four letters from `abc`.
+    fn small_words() -> Vec<Vec<char>> {
+        let mut words = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|w: &Vec<char>| {
+                    "abc".chars().map(move |c| {
+                        let mut w = w.clone();
+                        w.push(c);
+                        w
+                    })
+                })
+                .collect();
+            words.extend(last.iter().cloned());
+        }
+        words
+    }
+
+    #[test]
+    fn the_band_agrees_with_the_full_table() {
+        let words = small_words();
+        for a in &words {
+            for b in &words {
+                let full = full_distance(a, b);
+                for limit in 0..=4 {
+                    assert_eq!(
+                        distance_within(a, b, limit, &mut 0),
+                        (full <= limit).then_some(full),
+                        "{a:?} {b:?} within {limit}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_band_agrees_with_the_full_table_on_longer_words() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let word = |rng: &mut fastrand::Rng| -> Vec<char> {
+            let len = rng.usize(0..16);
+            (0..len)
+                .map(|_| rng.choice(['a', 'b', 'c']).unwrap_or('a'))
+                .collect()
+        };
+        for _ in 0..5_000 {
+            let (a, b) = (word(&mut rng), word(&mut rng));
+            let full = full_distance(&a, &b);
+            for limit in 0..=8 {
+                assert_eq!(
+                    distance_within(&a, &b, limit, &mut 0),
+                    (full <= limit).then_some(full),
+                    "{a:?} {b:?} within {limit}"
+                );
+            }
+        }
+    }
+
+    const MEGABYTE: usize = 1 << 20;
+
+    /// A megabyte key from a model against field names: no table at all, the lengths
+    /// alone rule them out.
+    #[test]
+    fn a_huge_key_is_ruled_out_by_length() {
+        let key: Vec<char> = "k".repeat(MEGABYTE).chars().collect();
+        let mut cells = 0;
+        for name in ["name", "quantity", "first_name", "a"] {
+            let name: Vec<char> = name.chars().collect();
+            let limit = key.len() / 3;
+            assert_eq!(distance_within(&key, &name, limit, &mut cells), None);
+            assert_eq!(distance_within(&name, &key, limit, &mut cells), None);
+        }
+        assert_eq!(cells, 0);
+        let huge = "k".repeat(MEGABYTE);
+        assert_eq!(closest(&huge, ["name", "quantity", "k"]), None);
+    }
+
+    /// Two long strings of the same length: only the cells within `limit` of the diagonal
+    /// are computed, and a row past the limit ends the table.
+    #[test]
+    fn the_table_is_a_band_around_the_diagonal() {
+        let n = 100_000;
+        let a: Vec<char> = "ab".repeat(n / 2).chars().collect();
+        let mut b = a.clone();
+        b[n / 2] = 'x';
+        b.swap(10, 11);
+        let mut cells = 0;
+        assert_eq!(distance_within(&a, &b, 3, &mut cells), Some(2));
+        assert!(cells <= n * 7, "{cells} cells for {n} characters within 3");
+
+        let c: Vec<char> = "z".repeat(n).chars().collect();
+        let mut cells = 0;
+        assert_eq!(distance_within(&a, &c, 1, &mut cells), None);
+        assert!(cells <= 2 * 3, "{cells} cells before the cut-off");
     }
 }

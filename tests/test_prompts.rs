@@ -160,8 +160,8 @@ fn repair_prompt_snapshots() {
         for strategy in [RepairStrategy::Conversation, RepairStrategy::Minimal] {
             let messages = prompt.messages(strategy, &conversation);
             let new = match strategy {
-                RepairStrategy::Conversation => &messages[conversation.len()..],
                 RepairStrategy::Minimal => &messages[..],
+                _ => &messages[conversation.len()..],
             };
             let _ = writeln!(text, "== {strategy:?} ==");
             for m in new {

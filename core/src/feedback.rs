@@ -18,6 +18,7 @@ use crate::schema::{Schema, ToolSchema};
 
 /// How a repair is sent to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum RepairStrategy {
     /// Append the failed reply and the repair message to the conversation.
     #[default]
@@ -25,6 +26,10 @@ pub enum RepairStrategy {
     /// A fresh request with only the failed reply, what is wrong and the shape: fewer
     /// prompt tokens.
     Minimal,
+    /// The conversation, with the failed reply replaced by the JSON read out of it after
+    /// local repair (no prose, no fences, syntax fixed), so the model corrects data and
+    /// not its wording; the reply itself where no JSON could be read.
+    Corrected,
 }
 
 /// The placeholders a template may use.
@@ -240,6 +245,8 @@ pub struct RepairPrompt {
     max_attempts: usize,
     truncated: bool,
     max_reply_chars: usize,
+    /// The JSON read out of the reply, for [`RepairStrategy::Corrected`].
+    corrected: Option<String>,
 }
 
 impl RepairPrompt {
@@ -260,7 +267,15 @@ impl RepairPrompt {
             max_attempts: 1,
             truncated: false,
             max_reply_chars: 2_000,
+            corrected: None,
         }
+    }
+
+    /// The JSON read out of the failed reply by local repair, shown back in its place
+    /// under [`RepairStrategy::Corrected`].
+    pub fn corrected(mut self, value: &Value) -> Self {
+        self.corrected = Some(value.to_string());
+        self
     }
 
     /// The user's original request.
@@ -400,6 +415,13 @@ impl RepairPrompt {
                 out
             }
             RepairStrategy::Minimal => vec![Message::user(Template::minimal().render(self))],
+            RepairStrategy::Corrected => {
+                let mut out = conversation.to_vec();
+                let shown = self.corrected.clone().unwrap_or_else(|| self.reply.clone());
+                out.push(Message::assistant(shown));
+                out.push(Message::user(Template::conversation().render(self)));
+                out
+            }
         }
     }
 }

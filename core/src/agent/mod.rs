@@ -19,6 +19,7 @@ use tracing::{Instrument, debug, info_span, warn};
 
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
+pub use request::PromptForm;
 pub use retry::{Backoff, CancelToken, Delays};
 pub use tools::{StepOutcome, Toolbox};
 
@@ -68,6 +69,8 @@ pub struct Agent<P> {
     repair_temperature: Option<f32>,
     max_tokens: Option<u32>,
     strategy: RepairStrategy,
+    form: PromptForm,
+    example: bool,
     coercion: Coercion,
     backoff: Backoff,
     budget: Option<u64>,
@@ -92,6 +95,8 @@ impl<P: Provider> Agent<P> {
             repair_temperature: None,
             max_tokens: None,
             strategy: RepairStrategy::Conversation,
+            form: PromptForm::Compact,
+            example: true,
             coercion: Coercion::Safe,
             backoff: Backoff::new(),
             budget: None,
@@ -144,6 +149,18 @@ impl<P: Provider> Agent<P> {
 
     pub fn repair_strategy(mut self, strategy: RepairStrategy) -> Self {
         self.strategy = strategy;
+        self
+    }
+
+    /// How the first request states the shape (by default the compact form).
+    pub fn prompt_form(mut self, form: PromptForm) -> Self {
+        self.form = form;
+        self
+    }
+
+    /// Whether the first request shows an example value (by default it does).
+    pub fn example(mut self, show: bool) -> Self {
+        self.example = show;
         self
     }
 
@@ -403,15 +420,20 @@ impl<P: Provider> Agent<P> {
                         attempt,
                         error: error.clone(),
                     });
+                    let closest = read::closest(&raw);
                     // On a tie the later reply wins: it was written knowing what was wrong.
-                    if let Some(value) = read::closest(&raw)
+                    if let Some(value) = closest.clone()
                         && best
                             .as_ref()
                             .is_none_or(|(n, _)| error.violations().len() <= *n)
                     {
                         best = Some((error.violations().len(), value));
                     }
-                    let repair = RepairPrompt::for_schema(&target.schema, &raw, &error)
+                    let mut repair = RepairPrompt::for_schema(&target.schema, &raw, &error);
+                    if let Some(value) = &closest {
+                        repair = repair.corrected(value);
+                    }
+                    let repair = repair
                         .request(prompt)
                         .attempt(attempt, self.max_attempts)
                         .truncated(reply.finish == FinishReason::Length)
@@ -474,7 +496,7 @@ impl<P: Provider> Agent<P> {
         history: &[Message],
         prompt: &str,
     ) -> Vec<Message> {
-        let instructions = target.instructions(mode);
+        let instructions = target.instructions(mode, self.form, self.example);
         let system = match &self.system {
             Some(s) => format!("{s}\n\n{instructions}"),
             None => instructions,

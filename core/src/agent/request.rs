@@ -10,6 +10,18 @@ use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
 use crate::render;
 use crate::schema::Schema;
 
+/// How the first request states the shape the reply must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PromptForm {
+    /// The compact, TypeScript-like form (far fewer tokens than JSON Schema) and an example.
+    #[default]
+    Compact,
+    /// The type's JSON Schema, pretty-printed, and an example.
+    JsonSchema,
+    /// Both forms and an example.
+    Both,
+}
+
 /// What is asked for, prepared once per ask.
 pub(crate) struct Target {
     pub schema: Arc<Schema>,
@@ -64,8 +76,37 @@ impl Target {
         }
     }
 
-    /// The system message that states the shape.
-    pub fn instructions(&self, mode: Mode) -> String {
+    /// The system message that states the shape, with an example value or not.
+    pub fn instructions(&self, mode: Mode, form: PromptForm, example: bool) -> String {
+        let text = self.instructions_with_example(mode, form);
+        if example {
+            return text;
+        }
+        // The same text, its example left out.
+        let shown = self.example.to_string();
+        text.replace(
+            &format!("Call a tool when you need its result, for example:\n{shown}\n"),
+            "Call a tool when you need its result.\n",
+        )
+        .replace(&format!("For example:\n{shown}\n"), "")
+    }
+
+    fn instructions_with_example(&self, mode: Mode, form: PromptForm) -> String {
+        let shape = match form {
+            PromptForm::Compact => self.compact.clone(),
+            PromptForm::JsonSchema => self.pretty_schema(),
+            PromptForm::Both => format!(
+                "{}\nThe same shape as a JSON Schema:\n{}",
+                self.compact,
+                self.pretty_schema()
+            ),
+        };
+        let notation = match form {
+            PromptForm::JsonSchema => "this JSON Schema",
+            _ => {
+                "this shape (TypeScript notation: `?` marks an optional key; no other keys are allowed)"
+            }
+        };
         match mode {
             Mode::Tools if self.tools.is_some() => {
                 let mut text = String::from("Call the tool that fits the request.");
@@ -79,17 +120,19 @@ impl Target {
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
             // A union: a call when a tool is needed, the answer once the results are in.
             _ if self.tools.is_some() && self.has_answer => format!(
-                "Reply with one JSON value of this shape (TypeScript notation: `?` marks an optional key; \
-                 no other keys are allowed):\n{}\nCall a tool when you need its result, for example:\n{}\n\
+                "Reply with one JSON value of {notation}:\n{shape}\nCall a tool when you need its result, for example:\n{}\n\
                  When you can answer the request, reply {{\"answer\": …}} instead.\nReply with the JSON only.",
-                self.compact, self.example
+                self.example
             ),
             _ => format!(
-                "Reply with one JSON value of this shape (TypeScript notation: `?` marks an optional key; \
-                 no other keys are allowed):\n{}\nFor example:\n{}\nReply with the JSON only.",
-                self.compact, self.example
+                "Reply with one JSON value of {notation}:\n{shape}\nFor example:\n{}\nReply with the JSON only.",
+                self.example
             ),
         }
+    }
+
+    fn pretty_schema(&self) -> String {
+        serde_json::to_string_pretty(&self.schema.to_json()).unwrap_or_default()
     }
 
     /// The request in `mode`, or why the mode cannot carry this target.

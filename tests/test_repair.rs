@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 use toolschema::repair::{Fix, FixKind, Location, MAX_NESTING, repair};
-use toolschema::{Parser, ToolSchema, Violation, ViolationKind};
+use toolschema::{Coercion, Parser, ToolSchema, Violation, ViolationKind};
 
 use FixKind::*;
 
@@ -199,15 +199,31 @@ fn several_values_are_refused_not_read_as_one_string() {
         let err = repair(text).expect_err(text);
         syntax_error(&err, line, column, &unexpected(c));
     }
-    let err = Parser::new()
+    // Where a list is expected, the values are its items, as written; syntax repair alone
+    // refuses them.
+    let parsed = Parser::new()
         .parse::<Vec<String>>(r#""yes", "no""#)
-        .expect_err("two values are not a list");
+        .expect("two values where a list is expected");
+    assert_eq!(parsed.value, ["yes", "no"]);
+    assert!(
+        parsed
+            .fixes
+            .iter()
+            .any(|f| matches!(f.kind(), FixKind::SeveralValues { count: 2 })),
+        "{:?}",
+        parsed.fixes
+    );
+    let err = Parser::new()
+        .coercion(Coercion::None)
+        .parse::<Vec<String>>(r#""yes", "no""#)
+        .expect_err("two values are not one");
     syntax_error(&err, 1, 8, &unexpected('"'));
 }
 
 #[test]
 fn invalid_escapes_keep_the_character() {
-    check("[\"a\\qb\"]", json!(["aqb"]), &[at(InvalidEscape, 3)]);
+    // `\'` is a quote escaped as Python escapes it; a lone surrogate is U+FFFD.
+    check("[\"it\\'s\"]", json!(["it's"]), &[at(InvalidEscape, 4)]);
     check("[\"\\ud83d\\ude00\"]", json!(["😀"]), &[]);
     check(
         "[\"\\ud83d\"]",
@@ -464,3 +480,9 @@ mod coercion;
 
 #[path = "repair/properties.rs"]
 mod properties;
+
+#[path = "repair/syntax.rs"]
+mod syntax;
+
+#[path = "repair/variants.rs"]
+mod variants;

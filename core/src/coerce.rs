@@ -1,30 +1,85 @@
-//! Schema-guided coercion: lossless changes that make a value fit its schema, each
-//! reported. Nothing lossy is ever done: no rounding, no key renaming, no truncation.
+//! Schema-guided coercion: changes that make a value fit its schema where exactly one
+//! reading of it does, each reported. Nothing is rounded, truncated or guessed; the policy,
+//! class by class, is in `docs/recovery.md`.
+//!
+//! Two kinds of change are made. Conversions keep the value and change its JSON type
+//! (`"42"` → `42`, one value → a one-item list, an enum value in another case). Readings
+//! change the shape around the values the model wrote (`shapes`, `keys`, `enums`,
+//! `several`): a value put under an object's one required field, an object taken out of a
+//! key the schema lacks, a key renamed, an enum value taken out of a note; under
+//! [`Coercion::Lenient`], a key dropped and several values read as a list. A reading is
+//! taken only where it makes the value fit, and among the alternatives of a union only
+//! where it makes exactly one fit.
+
+mod enums;
+mod keys;
+mod several;
+mod shapes;
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::envelope::Union;
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::{Node, Schema, Types};
 use crate::validate::{MAX_DEPTH, json_eq};
+
+pub(crate) use several::several_values;
 
 /// How much the lenient parse may change a value to fit its schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Coercion {
     /// Syntax repair only: the value must fit as written.
     None,
-    /// Lossless changes (the default): `"42"` → `42` for a number, `"true"` → `true`, one
-    /// value → a one-item list where a list is expected, JSON inside a string where an
-    /// object or array is expected, an enum value matched ignoring case and `-`/`_`/space.
+    /// Changes where exactly one reading fits the schema (the default), each reported:
+    /// `"42"` → `42` for a number, `"true"` → `true`, one value → a one-item list where a
+    /// list is expected, JSON inside a string where an object or array is expected, an
+    /// enum value matched ignoring case and `-`/`_`/space or followed by a note; a value
+    /// put under an object's one required field, an object taken out of a key the schema
+    /// lacks, keys renamed that differ from a field only in case or separators, and tool
+    /// calls written in other envelopes.
     #[default]
     Safe,
+    /// `Safe`, and two readings that take the model's word less literally: keys that are
+    /// no near miss of any field dropped where everything else fits, and several values
+    /// written one after the other read as the list the schema expects. A dropped key may
+    /// hold what the model meant for an optional field under a name of its own
+    /// (`reports_to` for `manager`), which the value then lacks: choose this where extra
+    /// keys are noise (a `comment`, a `reasoning`), not where every optional field matters.
+    Lenient,
 }
 
 pub(crate) fn coerce(schema: &Schema, value: &mut Value, level: Coercion, fixes: &mut Vec<Fix>) {
-    if level == Coercion::Safe {
-        Coercer::new(schema).walk(schema.root(), value, fixes, 0);
+    if level == Coercion::None || schema.is_valid(value) {
+        return;
     }
+    // A reply that is only a bare word is prose more often than a value for a field.
+    let prose = value.is_string()
+        && fixes
+            .iter()
+            .any(|f| *f.kind() == FixKind::UnquotedString && *f.location() == Location::Offset(0));
+    let original = (level == Coercion::Lenient).then(|| value.clone());
+    let mut found = Vec::new();
+    let mut coercer = Coercer::new(schema);
+    coercer.prose_root = prose;
+    coercer.walk(schema.root(), value, &mut found, 0);
+    // Unknown keys are dropped only when everything else fits: otherwise they stay
+    // violations, and the model hears which keys are allowed.
+    if let Some(mut dropped) = original
+        && !schema.is_valid(value)
+    {
+        let mut dropped_fixes = Vec::new();
+        let mut coercer = Coercer::new(schema);
+        coercer.prose_root = prose;
+        coercer.drop_unknown = true;
+        coercer.walk(schema.root(), &mut dropped, &mut dropped_fixes, 0);
+        if schema.is_valid(&dropped) {
+            *value = dropped;
+            found = dropped_fixes;
+        }
+    }
+    fixes.extend(found);
 }
 
 fn fix(fixes: &mut Vec<Fix>, kind: FixKind, path: &str) {
@@ -40,9 +95,24 @@ struct Coercer<'s> {
     /// same values below; coercing toward each again would double the work per level.
     /// Values are copied and changed as the walk goes, so an attempt is known by its
     /// alternative, pointer and depth, and reused only on the very same input.
-    tried: HashMap<(*const Node, String, usize), Vec<Attempt>>,
+    /// Whether a value is being put under a field is part of it: that changes the walk.
+    tried: HashMap<(*const Node, String, usize, bool), Vec<Attempt>>,
     /// Attempts made rather than remembered: the work done, for the tests.
     attempts: usize,
+    /// The node about to be walked is an alternative of a union: `Some(true)` for a union
+    /// of tools. The union took the value out of a wrapping key already, against all its
+    /// alternatives; and whether a value is a call or the answer is the envelope's question
+    /// (`crate::envelope`), so it is not put under the answer's key.
+    alternative: Option<bool>,
+    /// The root is a bare word, not a JSON value: it is not put under a field.
+    prose_root: bool,
+    /// Keys that are no near miss of any field are dropped (the second walk).
+    drop_unknown: bool,
+    /// The depth of an object being read out of its wrapping key: it is not unwrapped again.
+    unwrapping: Option<usize>,
+    /// A value is being put under a field: what it is walked against is not given another
+    /// field to be put under (which, in a schema that refers to itself, would never end).
+    wrapping: bool,
 }
 
 /// An alternative tried on a value: what coercion made of it, and whether that fits.
@@ -60,18 +130,31 @@ impl<'s> Coercer<'s> {
             path: String::new(),
             tried: HashMap::new(),
             attempts: 0,
+            alternative: None,
+            prose_root: false,
+            drop_unknown: false,
+            unwrapping: None,
+            wrapping: false,
         }
     }
 
     fn walk(&mut self, node: &'s Node, value: &mut Value, fixes: &mut Vec<Fix>, depth: usize) {
+        let alternative = self.alternative.take();
         if depth > MAX_DEPTH {
             return;
         }
         let node = self.schema.resolve(node);
+        if alternative.is_none() && self.unwrap(node, value, fixes, depth) {
+            return;
+        }
         if let Some(types) = node.types
             && !types.admits(value)
         {
             convert(types, value, &self.path, fixes);
+            let prose = self.prose_root && self.path.is_empty();
+            if alternative != Some(true) && !prose && !types.admits(value) {
+                self.put_under_field(node, value, fixes, depth);
+            }
         }
         if let (Some(allowed), Value::String(s)) = (&node.enumeration, &*value)
             && !allowed.iter().any(|a| json_eq(a, value))
@@ -82,13 +165,31 @@ impl<'s> Coercer<'s> {
                 .filter_map(Value::as_str)
                 .filter(|a| fold(a) == folded)
                 .collect();
-            if let [only] = matches.as_slice() {
-                let kind = FixKind::EnumCase {
+            let kind = match matches.as_slice() {
+                [only] => Some(FixKind::EnumCase {
                     from: s.clone(),
                     to: (*only).to_owned(),
-                };
+                }),
+                [] => enums::named_in_prose(s, allowed).map(|only| FixKind::EnumInProse {
+                    from: s.clone(),
+                    to: only.to_owned(),
+                }),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                if let FixKind::EnumCase { to, .. } | FixKind::EnumInProse { to, .. } = &kind {
+                    *value = Value::String(to.clone());
+                }
                 fix(fixes, kind, &self.path);
-                *value = Value::String((*only).to_owned());
+            }
+        }
+        if let Value::Object(map) = value {
+            let mut found = keys::rename(node, map);
+            if self.drop_unknown {
+                found.extend(keys::drop_unknown(node, map));
+            }
+            for kind in found {
+                fix(fixes, kind, &self.path);
             }
         }
         match value {
@@ -131,7 +232,9 @@ impl<'s> Coercer<'s> {
         }
     }
 
-    /// A value that fits none of the alternatives takes the first one coercion makes it fit.
+    /// A value that fits none of the alternatives takes the first one conversions alone
+    /// make it fit; failing that, the one alternative a reading makes it fit, if only one
+    /// does.
     fn alternatives(
         &mut self,
         alternatives: &'s [Node],
@@ -146,18 +249,41 @@ impl<'s> Coercer<'s> {
         {
             return;
         }
+        let tools = Union::of(self.schema, alternatives).is_some();
+        let mut read: Option<(Value, Vec<Fix>)> = None;
+        let mut readings = 0;
         for alt in alternatives {
-            if let Some((coerced, attempt_fixes)) = self.attempt(alt, value, depth + 1) {
-                *value = coerced;
-                fixes.extend(attempt_fixes);
-                return;
+            if let Some((coerced, attempt_fixes)) = self.attempt(alt, value, depth + 1, tools) {
+                if !attempt_fixes.iter().any(|f| is_reading(f.kind())) {
+                    *value = coerced;
+                    fixes.extend(attempt_fixes);
+                    return;
+                }
+                readings += 1;
+                read.get_or_insert((coerced, attempt_fixes));
             }
+        }
+        if let (1, Some((coerced, attempt_fixes))) = (readings, read) {
+            *value = coerced;
+            fixes.extend(attempt_fixes);
         }
     }
 
     /// The value and fixes coercion toward `alt` makes of a copy of `value`, if that fits.
-    fn attempt(&mut self, alt: &'s Node, value: &Value, depth: usize) -> Option<(Value, Vec<Fix>)> {
-        let key = (std::ptr::from_ref(alt), self.path.clone(), depth);
+    /// `tools`: the alternative is one of a union of tools.
+    fn attempt(
+        &mut self,
+        alt: &'s Node,
+        value: &Value,
+        depth: usize,
+        tools: bool,
+    ) -> Option<(Value, Vec<Fix>)> {
+        let key = (
+            std::ptr::from_ref(alt),
+            self.path.clone(),
+            depth,
+            self.wrapping,
+        );
         let seen = self
             .tried
             .get(&key)
@@ -167,6 +293,7 @@ impl<'s> Coercer<'s> {
             None => {
                 let mut output = value.clone();
                 let mut fixes = Vec::new();
+                self.alternative = Some(tools);
                 self.walk(alt, &mut output, &mut fixes, depth);
                 let fits = self.schema.passes(alt, &output);
                 self.attempts += 1;
@@ -184,6 +311,19 @@ impl<'s> Coercer<'s> {
             .fits
             .then(|| (attempt.output.clone(), attempt.fixes.clone()))
     }
+}
+
+/// Whether a fix changes the shape around the values rather than a value's type: a
+/// reading, taken in a union only where it makes exactly one alternative fit.
+fn is_reading(kind: &FixKind) -> bool {
+    matches!(
+        kind,
+        FixKind::EnumInProse { .. }
+            | FixKind::WrappedInField { .. }
+            | FixKind::Unwrapped { .. }
+            | FixKind::RenamedKey { .. }
+            | FixKind::DroppedUnknownKey { .. }
+    )
 }
 
 /// Equality that also tells apart what `==` does not, since a remembered attempt must be

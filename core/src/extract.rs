@@ -5,7 +5,10 @@
 //! the one that fits the target. Scanning is linear in the reply, and at most
 //! [`MAX_CANDIDATES`] candidates are proposed.
 
+mod fence;
+
 use crate::repair::{Fix, FixKind, Location};
+use fence::{fences, without_fences};
 
 /// The most candidates taken from one reply.
 pub const MAX_CANDIDATES: usize = 16;
@@ -38,7 +41,10 @@ fn reply_fix(kind: FixKind) -> Fix {
     Fix::new(kind, Location::Reply)
 }
 
-/// The candidates in a reply, most specific first, without duplicates.
+/// The candidates in a reply, most specific first, without duplicates: the reply when it
+/// is strict JSON, the contents of code fences, of wrapper tags, the JSON spans of the
+/// text, the whole text. Of the fences, and of the spans of a text, those that cover the
+/// most of it come first: an example given before the answer is not the answer.
 pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     // A reply that is strict JSON as a whole means exactly that, even when a string in it
@@ -67,10 +73,14 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
     if visible.len() != raw.len() && is_strict_json(&visible) {
         push(&visible, Vec::new());
     }
-    let fences = fenced_blocks(&visible);
-    for block in &fences {
+    let fences = fences(&visible);
+    let mut blocks: Vec<&str> = fences.iter().map(|f| &visible[f.body.clone()]).collect();
+    longest_first(&mut blocks);
+    for block in blocks {
         push(block, vec![reply_fix(FixKind::CodeFence)]);
-        for span in json_spans(block) {
+        let mut spans = json_spans(block);
+        longest_first(&mut spans);
+        for span in spans {
             if span.trim() != block.trim() {
                 push(
                     span,
@@ -94,24 +104,39 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
             );
         }
     }
-    let unfenced = without_fences(&visible);
+    let (unfenced, cuts) = without_fences(&visible, &fences);
     let whole = unfenced.trim();
-    let spans = json_spans(&unfenced);
-    for span in &spans {
-        let fixes = if span.trim() == whole {
-            Vec::new()
-        } else {
-            vec![reply_fix(FixKind::Prose)]
-        };
+    let mut spans = json_spans(&unfenced);
+    longest_first(&mut spans);
+    for span in spans {
+        // Where the span lost fence markers, the fence is reported.
+        let start = span.as_ptr() as usize - unfenced.as_ptr() as usize;
+        let mut fixes = Vec::new();
+        if cuts
+            .iter()
+            .any(|&cut| start < cut && cut < start + span.len())
+        {
+            fixes.push(reply_fix(FixKind::CodeFence));
+        }
+        if span.trim() != whole {
+            fixes.push(reply_fix(FixKind::Prose));
+        }
         push(span, fixes);
     }
-    let fixes = if unfenced.len() == visible.len() {
+    let fixes = if cuts.is_empty() {
         Vec::new()
     } else {
         vec![reply_fix(FixKind::CodeFence)]
     };
     push(whole, fixes);
     out
+}
+
+/// Sorts texts so that the longest come first; texts of one length keep their order.
+fn longest_first(texts: &mut [&str]) {
+    if texts.len() > 1 {
+        texts.sort_by_cached_key(|t| std::cmp::Reverse(t.trim().len()));
+    }
 }
 
 fn is_strict_json(text: &str) -> bool {
@@ -144,107 +169,23 @@ fn strip_thinking(raw: &str, fixes: &mut Vec<Fix>) -> String {
     }
 }
 
-/// The first `<think>` or `<thinking>` tag: its offset, the tag and its closing tag. One
-/// scan, so a reply full of tags stays linear.
+/// The first `<think>` or `<thinking>` tag that starts a line (or the text): its offset,
+/// the tag and its closing tag. A tag inside a line is text, as in a JSON string that
+/// mentions it. One scan, so a reply full of tags stays linear.
 fn next_thinking(text: &str) -> Option<(usize, &'static str, &'static str)> {
     let mut from = 0;
     while let Some(i) = text[from..].find("<think") {
         let at = from + i;
+        let before = text[..at].trim_end_matches([' ', '\t', '\r']);
+        let line_start = before.is_empty() || before.ends_with('\n');
         for (open, close) in [("<think>", "</think>"), ("<thinking>", "</thinking>")] {
-            if text[at..].starts_with(open) {
+            if line_start && text[at..].starts_with(open) {
                 return Some((at, open, close));
             }
         }
         from = at + "<think".len();
     }
     None
-}
-
-/// The contents of Markdown code fences (```` ``` ```` or `~~~`, with or without a
-/// language tag); an unterminated fence runs to the end of the reply.
-fn fenced_blocks(text: &str) -> Vec<&str> {
-    let mut blocks = Vec::new();
-    let mut rest = text;
-    while let Some(open) = find_fence(rest) {
-        let fence = &rest[open..open + 3];
-        let after = &rest[open + 3..];
-        // A language tag runs to the end of the line, when the line holds nothing else.
-        // Only the tag is scanned: looking for the end of a long line at every fence
-        // would make a reply with many fences on one line quadratic.
-        let blank = |s: &str| s.len() - s.trim_start_matches([' ', '\t', '\r']).len();
-        let lead = blank(after);
-        let tag = after[lead..]
-            .find(|c: char| !(c.is_alphanumeric() || "-_+.".contains(c)))
-            .map_or(after.len(), |i| lead + i);
-        let line_end = tag + blank(&after[tag..]);
-        let body_start = if after[line_end..].starts_with('\n') {
-            line_end + 1
-        } else {
-            after
-                .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
-                .filter(|&i| after[i..].trim_start().starts_with(['{', '[']))
-                .unwrap_or(0)
-        };
-        let body = &after[body_start..];
-        match body.find(fence) {
-            Some(close) => {
-                blocks.push(&body[..close]);
-                rest = &body[close + 3..];
-            }
-            None => {
-                blocks.push(body);
-                break;
-            }
-        }
-    }
-    blocks
-}
-
-/// The first ```` ``` ```` or `~~~`, in one scan (two `find`s would each scan to the end
-/// of the text when only the other kind of fence is there).
-fn find_fence(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(i) = bytes[from..].iter().position(|&b| b == b'`' || b == b'~') {
-        let at = from + i;
-        if bytes[at..].starts_with(b"```") || bytes[at..].starts_with(b"~~~") {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// The reply with fence markers and language tags removed.
-fn without_fences(text: &str) -> String {
-    if find_fence(text).is_none() {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed
-            .strip_prefix("```")
-            .or_else(|| trimmed.strip_prefix("~~~"))
-        {
-            let tag_only = rest
-                .trim()
-                .chars()
-                .all(|c| c.is_alphanumeric() || "-_+.".contains(c));
-            if tag_only {
-                out.push('\n');
-                continue;
-            }
-            out.push_str(&rest.replace("```", "").replace("~~~", ""));
-            continue;
-        }
-        if line.contains("```") || line.contains("~~~") {
-            out.push_str(&line.replace("```", "").replace("~~~", ""));
-        } else {
-            out.push_str(line);
-        }
-    }
-    out
 }
 
 /// `(tag, content)` for each known wrapper tag; an unclosed tag runs to the end.
@@ -290,23 +231,45 @@ fn wrapped(text: &str) -> Vec<(String, &str)> {
 ///
 /// A single-quoted string that runs to the end of the text was no string: its quote was an
 /// apostrophe. The text after that quote is scanned again with single quotes taken as
-/// apostrophes, so the text is scanned at most twice.
+/// apostrophes. Python's triple quotes (`"""` or `'''`) open a string that ends at the
+/// next three; when none close it, the text from them is scanned again with quotes taken
+/// one by one. So the text is scanned at most three times.
 fn json_spans(text: &str) -> Vec<&str> {
+    spans_scanned(text, true)
+}
+
+/// [`json_spans`], with `\"` read as an escaped quote when `escapes`. A double-quoted
+/// string that runs to the end of the text may have ended at a quote after a backslash
+/// that escapes nothing (`"C:\temp\", "n": 1`): the text is then scanned again with
+/// such quotes ending strings, so at most twice as often.
+fn spans_scanned(text: &str, escapes: bool) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
     // The last byte that is not blank, outside strings: whether a value can start here.
     let mut last = b' ';
-    // The quote of the string the scan is in, and where it opened.
-    let mut string: Option<(u8, usize)> = None;
+    // The string the scan is in: its quote, where it opened, whether the quote is tripled
+    // (Python's `"""` or `'''`), and `last` before it.
+    let mut string: Option<(u8, usize, bool, u8)> = None;
     let mut escaped = false;
     let mut single_quotes = true;
+    let mut triples = true;
     let mut i = 0;
     loop {
         let Some(&b) = bytes.get(i) else {
             match string {
-                Some((b'\'', open)) => {
+                Some((_, open, true, before)) => {
+                    // Three quotes that never close were not one: the text from them is
+                    // scanned again with quotes taken one by one.
+                    string = None;
+                    escaped = false;
+                    triples = false;
+                    last = before;
+                    i = open;
+                    continue;
+                }
+                Some((b'\'', open, false, _)) => {
                     // Depth and spans do not change inside a string: the scan goes on as
                     // it stood at the quote.
                     string = None;
@@ -316,15 +279,25 @@ fn json_spans(text: &str) -> Vec<&str> {
                     i = open + 1;
                     continue;
                 }
+                Some((b'"', _, false, _)) if escapes => return spans_scanned(text, false),
                 _ => break,
             }
         };
         i += 1;
-        if let Some((quote, _)) = string {
+        if let Some((quote, _, tripled, _)) = string {
             match b {
                 _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                _ if b == quote && (quote == b'"' || ends_single_quoted(&bytes[i..])) => {
+                b'\\' if escapes || quote != b'"' || bytes.get(i) != Some(&b'"') => {
+                    escaped = true;
+                }
+                _ if b != quote => {}
+                _ if tripled && bytes[i..].starts_with(&[quote, quote]) => {
+                    i += 2;
+                    string = None;
+                    last = quote;
+                }
+                _ if tripled => {}
+                _ if quote == b'"' || ends_single_quoted(&bytes[i..]) => {
                     string = None;
                     last = quote;
                 }
@@ -333,9 +306,16 @@ fn json_spans(text: &str) -> Vec<&str> {
             continue;
         }
         match b {
-            b'"' if depth > 0 => string = Some((b, i - 1)),
-            b'\'' if depth > 0 && single_quotes && matches!(last, b'{' | b'[' | b',' | b':') => {
-                string = Some((b, i - 1));
+            b'"' | b'\''
+                if depth > 0
+                    && (b == b'"'
+                        || (single_quotes && matches!(last, b'{' | b'[' | b',' | b':'))) =>
+            {
+                let tripled = triples && bytes[i..].starts_with(&[b, b]);
+                string = Some((b, i - 1, tripled, last));
+                if tripled {
+                    i += 2;
+                }
             }
             b'{' | b'[' => {
                 if depth == 0 {

@@ -71,6 +71,7 @@ pub mod agent;
 mod coerce;
 pub mod dialect;
 pub mod docs;
+mod envelope;
 mod error;
 mod extract;
 pub mod feedback;

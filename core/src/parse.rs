@@ -3,7 +3,8 @@
 use serde_json::Value;
 
 use crate::Error;
-use crate::coerce::{Coercion, coerce};
+use crate::coerce::{Coercion, coerce, several_values};
+use crate::envelope::Union;
 use crate::error::{Violation, ViolationKind};
 use crate::extract::{Candidate, candidates};
 use crate::repair::{Fix, FixKind, Location, repair};
@@ -85,6 +86,14 @@ impl Parser {
     pub fn parse_value(&self, schema: &Schema, raw: &str) -> Result<Parsed<Value>, Error> {
         let found = candidates(raw);
         let total = found.len();
+        let coerced = self.coercion != Coercion::None;
+        if coerced
+            && let Some((index, value, fixes)) = several_values(schema, &found, self.coercion)
+        {
+            let reason = "several values where a list is expected";
+            return Ok(chosen(index, total, reason, value, fixes));
+        }
+        let union = Union::at_root(schema).filter(|_| coerced);
         let mut best: Option<(Vec<Violation>, Vec<Fix>, Value)> = None;
         let mut first_syntax_error: Option<Error> = None;
         // A candidate that is only a bare word read as a string (a code block in another
@@ -105,6 +114,9 @@ impl Parser {
                 });
             fixes.extend(repair_fixes);
             decode_nested(schema, &mut value, &mut fixes);
+            if let Some(union) = &union {
+                union.normalize(schema, &mut value, &mut fixes);
+            }
             coerce(schema, &mut value, self.coercion, &mut fixes);
             let violations = schema.violations(&value);
             if violations.is_empty() && is_bare_word {

@@ -55,9 +55,10 @@ fn brackets_in_single_quoted_strings_do_not_end_the_json() {
         parsed("it's {\"a\": 1}"),
         (json!({"a": 1}), vec![reply(Prose)])
     );
+    // Of the spans in prose, the longest comes first.
     assert_eq!(
         parsed("Bob's list [1, 2] and {\"note\": \"it's\"}"),
-        (json!([1, 2]), vec![reply(Prose)])
+        (json!({"note": "it's"}), vec![reply(Prose)])
     );
     assert_eq!(
         parsed("{\"note\": \"it's\"}"),
@@ -166,4 +167,63 @@ fn a_schema_echoed_back_is_reported_as_such() {
     let err = toolschema::parse::<Person>(bare).expect_err("a schema is not data");
     assert_eq!(err.violations(), echo);
     assert_eq!(listed(err.fixes()), [reply(CodeFence)]);
+}
+
+#[test]
+fn a_fence_inside_a_string_is_the_strings() {
+    let code = json!({"code": "```python\nprint(1)\n```", "n": 1});
+    // In a fence, written with escapes or with raw newlines, or in prose.
+    let (value, fixes) =
+        parsed("```json\n{\"code\": \"```python\\nprint(1)\\n```\", \"n\": 1}\n```");
+    assert_eq!((value, fixes), (code.clone(), vec![reply(CodeFence)]));
+    let (value, fixes) = parsed("Sure: {\"code\": \"```python\nprint(1)\n```\", \"n\": 1}");
+    assert_eq!(value, code);
+    assert_eq!(
+        fixes,
+        [
+            reply(Prose),
+            at(ControlCharacter, 19),
+            at(ControlCharacter, 28)
+        ]
+    );
+    let (value, _) =
+        parsed("```json\n{\"code\": \"```python\nprint(1)\n```\", \"n\": 1}\n```\nDone.");
+    assert_eq!(value, code);
+    // In Python's quotes, single or tripled.
+    let (value, _) = parsed("```\n{'code': '''```sh\nmake\n```''', 'n': 1}\n```");
+    assert_eq!(value, json!({"code": "```sh\nmake\n```", "n": 1}));
+    // A fence cut off inside a string still closes at a marker alone on its line.
+    let (value, _) = parsed("```json\n{\"a\": \"b\n```\nmore text");
+    assert_eq!(value, json!({"a": "b"}));
+}
+
+#[test]
+fn braces_and_tags_inside_a_string_are_the_strings() {
+    let hint = json!({"hint": "write it as {\"a\": 1}", "n": 2});
+    let (value, fixes) = parsed("The call: {\"hint\": \"write it as {\\\"a\\\": 1}\", \"n\": 2}.");
+    assert_eq!((value, fixes), (hint, vec![reply(Prose)]));
+    // A `<think>` tag inside a line is text, not reasoning to skip.
+    let (value, fixes) = parsed("Here: {\"a\": \"<think>x</think> y\"}");
+    assert_eq!(
+        (value, fixes),
+        (json!({"a": "<think>x</think> y"}), vec![reply(Prose)])
+    );
+}
+
+#[test]
+fn of_the_json_in_prose_the_span_that_covers_the_most_comes_first() {
+    // An example before the answer, or after it, is not the answer.
+    let answer = json!({"a": 1, "b": 2, "c": 3});
+    let (value, _) =
+        parsed("For example {\"a\": 1} is the shape. The call: {\"a\": 1, \"b\": 2, \"c\": 3}");
+    assert_eq!(value, answer);
+    let (value, _) = parsed("The call: {\"a\": 1, \"b\": 2, \"c\": 3} (a shorter one: [1, 2])");
+    assert_eq!(value, answer);
+    // The content of a fence comes before what is around it.
+    let (value, fixes) = parsed("[```json\n{\"a\":\"b\"}\n```]");
+    assert_eq!((value, fixes), (json!({"a": "b"}), vec![reply(CodeFence)]));
+    // Of two fences, the longer.
+    let (value, _) =
+        parsed("```json\n{\"a\": 1}\n```\nor rather\n```json\n{\"a\": 1, \"b\": 2}\n```");
+    assert_eq!(value, json!({"a": 1, "b": 2}));
 }

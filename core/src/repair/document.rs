@@ -18,8 +18,8 @@
 
 use serde_json::Value;
 
-use super::string::Stop;
-use super::{Failure, FixKind, Read, Repairer, is_special_whitespace};
+use super::string::{Stop, is_quote};
+use super::{Failure, FixKind, Location, Read, Repairer, is_special_whitespace};
 
 impl Repairer<'_> {
     pub(super) fn document(&mut self) -> Result<Value, Failure> {
@@ -84,6 +84,7 @@ impl Repairer<'_> {
     fn several_values(&mut self, start: usize) -> bool {
         let (pos, depth, fixes) = (self.pos, self.depth, self.fixes.len());
         let unterminated = std::mem::take(&mut self.unterminated);
+        let no_look_before = self.no_look_before;
         self.pos = start;
         let mut count = 0;
         let several = loop {
@@ -91,9 +92,17 @@ impl Repairer<'_> {
             if !matches!(self.value(), Ok(Read::Value(_))) {
                 break false;
             }
+            // A quote after a backslash taken for the end quote is a guess too.
+            let text = self.text;
             let guessed = self.fixes[from..]
                 .iter()
-                .any(|f| matches!(f.kind(), FixKind::UnescapedQuote | FixKind::ClosedString));
+                .any(|f| match (f.kind(), f.location()) {
+                    (FixKind::UnescapedQuote | FixKind::ClosedString, _) => true,
+                    (FixKind::LiteralBackslash, Location::Offset(at)) => {
+                        text[*at + 1..].starts_with(is_quote)
+                    }
+                    _ => false,
+                });
             if guessed {
                 break false;
             }
@@ -121,6 +130,7 @@ impl Repairer<'_> {
         self.depth = depth;
         self.fixes.truncate(fixes);
         self.unterminated = unterminated;
+        self.no_look_before = no_look_before;
         several
     }
 }

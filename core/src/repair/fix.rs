@@ -58,8 +58,22 @@ pub enum FixKind {
     ControlCharacter,
     /// A double quote inside a string was escaped.
     UnescapedQuote,
-    /// An invalid escape sequence was read as the character itself.
+    /// An invalid escape sequence was read as the character itself: `\'` as `'`, a lone
+    /// UTF-16 surrogate as U+FFFD.
     InvalidEscape,
+    /// A backslash before a character that starts no JSON escape (`C:\Users`, `\d+`) was
+    /// kept as a backslash.
+    LiteralBackslash,
+    /// A Python triple-quoted string (`"""…"""` or `'''…'''`) was read as one string.
+    TripleQuotes,
+    /// `TRUE`, `FALSE`, `NULL` or `Null` was read as the JSON literal.
+    LiteralCase { literal: &'static str },
+    /// A number written with digit separators (`1_000`) was read as the number.
+    DigitSeparators,
+    /// A member written without a value (`"a": ,`) was dropped, not filled in.
+    MissingValue { key: String },
+    /// Words standing between members, outside any string, were left out.
+    StrayWords { words: String },
     /// A missing comma between members or items was added.
     MissingComma,
     /// A missing colon between a key and its value was added.
@@ -92,6 +106,22 @@ pub enum FixKind {
     WrappedInList,
     /// An enum value written in another case or with other separators was matched.
     EnumCase { from: String, to: String },
+    /// An enum value followed by prose or in Markdown (`"positive - warm tone"`,
+    /// `**HIGH**`) was read as the one allowed value it names.
+    EnumInProse { from: String, to: String },
+    /// A value where an object with one required field was expected was put under that
+    /// field (`"Paris"` → `{"city": "Paris"}`, `[…]` → `{"items": […]}`).
+    WrappedInField { key: String },
+    /// The object was inside one key the schema does not have (`{"invoice": {…}}`).
+    Unwrapped { key: String },
+    /// A key differing from a field's name only in case or separators was renamed.
+    RenamedKey { from: String, to: String },
+    /// A key the object does not allow, and no near miss of one it does, was dropped.
+    DroppedUnknownKey { key: String },
+    /// Several JSON values were read as the items of the list expected.
+    SeveralValues { count: usize },
+    /// A tool call written in another envelope was read as `{"name", "arguments"}`.
+    CallEnvelope { shape: String },
 }
 
 impl Fix {
@@ -141,6 +171,20 @@ impl Display for FixKind {
             FixKind::ControlCharacter => f.write_str("escaped a raw control character in a string"),
             FixKind::UnescapedQuote => f.write_str("escaped a double quote inside a string"),
             FixKind::InvalidEscape => f.write_str("dropped an invalid backslash escape"),
+            FixKind::LiteralBackslash => {
+                f.write_str("kept a backslash that starts no JSON escape as a backslash")
+            }
+            FixKind::TripleQuotes => f.write_str("read a triple-quoted string as one string"),
+            FixKind::LiteralCase { literal } => {
+                write!(f, "read {literal} as {}", literal.to_lowercase())
+            }
+            FixKind::DigitSeparators => f.write_str("read a number written with digit separators"),
+            FixKind::MissingValue { key } => {
+                write!(f, "dropped {key:?}, written without a value")
+            }
+            FixKind::StrayWords { words } => {
+                write!(f, "left out {words:?}, stray words between members")
+            }
             FixKind::MissingComma => f.write_str("added a missing comma"),
             FixKind::MissingColon => f.write_str("added a missing colon"),
             FixKind::Ellipsis => f.write_str("removed an ellipsis"),
@@ -172,6 +216,27 @@ impl Display for FixKind {
             FixKind::EnumCase { from, to } => {
                 write!(f, "matched {from:?} to the allowed value {to:?}")
             }
+            FixKind::EnumInProse { from, to } => {
+                write!(f, "took the allowed value {to:?} out of {from:?}")
+            }
+            FixKind::WrappedInField { key } => {
+                write!(f, "put the value under its one required key {key:?}")
+            }
+            FixKind::Unwrapped { key } => {
+                write!(
+                    f,
+                    "took the object out of the key {key:?}, which the schema does not have"
+                )
+            }
+            FixKind::RenamedKey { from, to } => write!(f, "renamed the key {from:?} to {to:?}"),
+            FixKind::DroppedUnknownKey { key } => write!(f, "dropped the unknown key {key:?}"),
+            FixKind::SeveralValues { count } => {
+                write!(f, "read {count} JSON values as the items of a list")
+            }
+            FixKind::CallEnvelope { shape } => write!(
+                f,
+                "read a tool call written as {shape} as {{\"name\": …, \"arguments\": …}}"
+            ),
         }
     }
 }

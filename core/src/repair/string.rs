@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Failure, FixKind, Repairer, is_delimiter};
+use super::{Failure, FixKind, Repairer, Role, is_delimiter};
 
 /// Where a string missing its end quote is taken to end: not at `:` or parentheses,
 /// which prose inside strings is full of.
@@ -25,6 +25,14 @@ fn without_comments<'t>(text: &'t str, mut before: &'t str, opens: &[usize]) -> 
         before = text[..opens[i]].trim_end();
     }
     before
+}
+
+/// What reading an escape gave.
+pub(super) enum Escape {
+    /// The escape, read.
+    Read,
+    /// The text ended inside the escape, which starts at this offset.
+    CutOff(usize),
 }
 
 /// Where a string that lost its end quote stops.
@@ -118,6 +126,19 @@ impl Repairer<'_> {
             Stop::Quote if self.unterminated[kind] => Stop::Delimiter,
             stop => stop,
         };
+        // A member's value or an item reads past a quote followed by what cannot follow it
+        // (`member.rs`). `first_end` is how the string would have ended without the look
+        // ahead, at the first quote so passed: when no later quote ends it as cleanly, it
+        // ends there after all.
+        let role = self.string_role;
+        let looks_ahead =
+            stop == Stop::Quote && role != Role::Other && begin >= self.no_look_before;
+        let mut first_end: Option<Stop> = None;
+        // Quotes taken to be inside the string so far: an odd count leaves one open. And
+        // where the last quote passed (taken to be inside though it could end the string)
+        // ends.
+        let mut inner = 0usize;
+        let mut passed = None;
         if open == '\'' {
             self.fix(FixKind::SingleQuotes, begin);
         } else if open != '"' {
@@ -153,6 +174,10 @@ impl Repairer<'_> {
                 continue;
             }
             let Some(c) = self.peek() else {
+                if let Some(first) = first_end {
+                    self.no_look_before = self.pos;
+                    return self.retry_string(begin, fixes_before, first);
+                }
                 // The text ends inside the string.
                 // A closing bracket at the very end that the string did not open closes
                 // the document (`["abc]`): the end quote is missing, and the string is
@@ -190,12 +215,28 @@ impl Repairer<'_> {
                 let next = self.peek();
                 // `"(5'3")"`: a `)` after the quote closes a parenthesis of the string.
                 let closes_paren = next == Some(')') && parens > 0;
-                if stop != Stop::Quote
+                let ends_here = stop != Stop::Quote
                     || (!closes_paren
                         && next
-                            .is_none_or(|n| is_delimiter(n) || is_quote(n) || n.is_ascii_digit()))
-                {
+                            .is_none_or(|n| is_delimiter(n) || is_quote(n) || n.is_ascii_digit()));
+                // Once a quote was passed, a later one ends the string only where the text
+                // goes on: at the end of the text the first one is as likely the end.
+                let may_end = !looks_ahead
+                    || (self.value_may_end(role, next, inner % 2 == 1)
+                        && (first_end.is_none() || next.is_some()));
+                if ends_here && may_end {
                     return Ok(Some(out));
+                }
+                if ends_here {
+                    // Followed by what cannot follow a member's value: inside the string.
+                    first_end.get_or_insert(Stop::Last(quote_at));
+                    passed = Some(after_quote);
+                    inner += 1;
+                    self.fixes.truncate(fixes_at_quote);
+                    self.pos = after_quote;
+                    self.fix(FixKind::UnescapedQuote, quote_at);
+                    out.push(c);
+                    continue;
                 }
                 // Look past comments right before the quote.
                 let text = self.text;
@@ -208,9 +249,26 @@ impl Repairer<'_> {
                     // comments right before it (`"abc/* c */+"def"`).
                     let cut = text[..before.len() - b.len_utf8()].trim_end();
                     let limit = without_comments(text, cut, &comment_opens).len();
-                    return self.retry_string(begin, fixes_before, Stop::At(limit));
+                    // A member's value or an item ends only where what follows may follow
+                    // it (`"```json\n{"a": 1}"`: no end quote is missing before `{`).
+                    // Nor is one missing right after a quote that was passed: that quote
+                    // was there, and was taken to be inside the string.
+                    let after_passed = passed == Some(limit);
+                    if !after_passed
+                        && (!looks_ahead || self.may_follow(role, b, before.len(), inner % 2 == 1))
+                    {
+                        if let Some(first) = first_end {
+                            self.no_look_before = quote_at;
+                            return self.retry_string(begin, fixes_before, first);
+                        }
+                        return self.retry_string(begin, fixes_before, Stop::At(limit));
+                    }
+                    if !after_passed {
+                        first_end.get_or_insert(Stop::At(limit));
+                    }
                 }
                 // A quote inside the string: keep it and read on.
+                inner += 1;
                 self.fixes.truncate(fixes_at_quote);
                 self.pos = after_quote;
                 self.fix(FixKind::UnescapedQuote, quote_at);
@@ -240,34 +298,15 @@ impl Repairer<'_> {
                 continue;
             }
             if c == '\\' {
-                let at = self.pos;
-                self.bump();
-                match self.bump() {
-                    None => {
-                        self.fix(FixKind::ClosedString, self.pos);
-                        return Ok(Some(out));
-                    }
-                    Some('"') => out.push('"'),
-                    Some('\\') => out.push('\\'),
-                    Some('/') => out.push('/'),
-                    Some('b') => out.push('\u{8}'),
-                    Some('f') => out.push('\u{c}'),
-                    Some('n') => out.push('\n'),
-                    Some('r') => out.push('\r'),
-                    Some('t') => out.push('\t'),
-                    Some('u') => match self.unicode_escape(at)? {
-                        Some(ch) => out.push(ch),
-                        None => {
-                            // Cut off inside \uXXXX: end the string before it.
-                            self.pos = self.text.len();
-                            self.fix(FixKind::ClosedString, at);
-                            return Ok(Some(out));
-                        }
-                    },
-                    Some(other) => {
-                        self.fix(FixKind::InvalidEscape, at);
-                        out.push(other);
-                    }
+                if let Some(end) = self.escaped_end_quote(stop, &ends) {
+                    self.fix(FixKind::LiteralBackslash, self.pos);
+                    out.push('\\');
+                    self.pos = end;
+                    return Ok(Some(out));
+                }
+                if let Escape::CutOff(at) = self.escape(&mut out)? {
+                    self.fix(FixKind::ClosedString, at);
+                    return Ok(Some(out));
                 }
                 continue;
             }
@@ -285,6 +324,116 @@ impl Repairer<'_> {
             out.push(c);
             self.bump();
         }
+    }
+
+    /// A Python triple-quoted string here, `"""…"""` or `'''…'''`, up to the first three
+    /// quotes of its kind (quotes right before those are content: `"""say "hi""""`).
+    /// Escapes read as in any string; raw newlines and quotes inside are content. `None`
+    /// when none starts here, or when it has no end: it is then read as other strings are.
+    pub(super) fn triple_quoted(&mut self) -> Result<Option<Value>, Failure> {
+        let rest = &self.text[self.pos..];
+        let kind = match () {
+            _ if rest.starts_with("\"\"\"") => 0,
+            _ if rest.starts_with("'''") => 1,
+            _ => return Ok(None),
+        };
+        let quote = rest.as_bytes()[0];
+        let (begin, body_start) = (self.pos, self.pos + 3);
+        // Once a search finds no end, none starts later either: searched once, not once
+        // per opening.
+        if body_start >= self.no_triple_end[kind] {
+            return Ok(None);
+        }
+        let Some(close) = self.text[body_start..].find(&rest[..3]) else {
+            self.no_triple_end[kind] = body_start;
+            return Ok(None);
+        };
+        let bytes = self.text.as_bytes();
+        let mut body_end = body_start + close;
+        while bytes.get(body_end + 3) == Some(&quote) {
+            body_end += 1;
+        }
+        self.fix(FixKind::TripleQuotes, begin);
+        let mut out = String::new();
+        self.pos = body_start;
+        while self.pos < body_end {
+            let rest = &self.text[self.pos..body_end];
+            let run = rest.find('\\').unwrap_or(rest.len());
+            out.push_str(&rest[..run]);
+            self.pos += run;
+            if self.pos + 1 == body_end {
+                // A backslash right before the end quotes escapes nothing.
+                self.fix(FixKind::LiteralBackslash, self.pos);
+                out.push('\\');
+                self.pos = body_end;
+            } else if self.pos < body_end {
+                self.escape(&mut out)?;
+            }
+        }
+        self.pos = body_end + 3;
+        Ok(Some(Value::String(out)))
+    }
+
+    /// Reads the escape at the backslash here into `out`.
+    ///
+    /// A backslash before a character that starts no JSON escape is itself (`C:\\Users`,
+    /// `\\d+`): a path or a pattern written without doubling its backslashes. The JSON
+    /// escapes keep their meaning, also in a path (`C:\\temp` holds a tab): that text is
+    /// valid JSON, and what valid JSON means is never changed.
+    pub(super) fn escape(&mut self, out: &mut String) -> Result<Escape, Failure> {
+        let at = self.pos;
+        self.bump();
+        let Some(c) = self.bump() else {
+            return Ok(Escape::CutOff(self.pos));
+        };
+        match c {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '/' => out.push('/'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'u' => match self.unicode_escape(at)? {
+                Some(ch) => out.push(ch),
+                // Cut off inside \uXXXX: the string ends before it.
+                None => {
+                    self.pos = self.text.len();
+                    return Ok(Escape::CutOff(at));
+                }
+            },
+            // `\'` is a quote escaped as Python and JavaScript escape it; a backslash
+            // before a raw newline escapes the newline.
+            '\'' | '\n' => {
+                self.fix(FixKind::InvalidEscape, at);
+                out.push(c);
+            }
+            other => {
+                self.fix(FixKind::LiteralBackslash, at);
+                out.push('\\');
+                out.push(other);
+            }
+        }
+        Ok(Escape::Read)
+    }
+
+    /// Where a string that lost its end quote ends when its last character before the
+    /// delimiter it stops at is an escaped quote: `"C:\\temp\\", "n": 1` is the path
+    /// `C:\\temp\\`, its backslash doubled by no one, its end quote read as escaped.
+    fn escaped_end_quote(&self, stop: Stop, ends: &impl Fn(char) -> bool) -> Option<usize> {
+        let quote = self.peek_at(1).filter(|&q| ends(q))?;
+        let end = self.pos + 1 + quote.len_utf8();
+        let ends_here = match stop {
+            Stop::At(limit) => end == limit,
+            Stop::Delimiter => self.text[end..]
+                .trim_start_matches([' ', '\t', '\r'])
+                .chars()
+                .next()
+                .is_none_or(ends_unquoted),
+            Stop::Quote | Stop::Last(_) => false,
+        };
+        ends_here.then_some(end)
     }
 
     /// Whether the string read so far, with the `/` here, starts a URL (`https:/`).

@@ -59,7 +59,7 @@ impl<'a> Validator<'a> {
         match chosen {
             Some((_, Ok(i))) => self.check(&alternatives[i], value),
             Some((d, Err(()))) => self.discriminator_violation(d, value),
-            None => self.closest_alternative(alternatives, value),
+            None => self.closest_alternative_or_shape(alternatives, value),
         }
         // The explanation must not get lost: the value is invalid whatever was found.
         if self.out.len() == mark {
@@ -106,6 +106,23 @@ impl<'a> Validator<'a> {
             node: alt,
             value,
             frames: self.depth,
+        }
+    }
+
+    /// A reply to a union of tools that is no call and no answer gets the shape to write,
+    /// not the violations of the alternative it is least far from; any other value, the
+    /// closest alternative's violations.
+    fn closest_alternative_or_shape(&mut self, alternatives: &'a [Node], value: &'a Value) {
+        let union = crate::envelope::Union::of(self.schema, alternatives);
+        match union
+            .as_ref()
+            .and_then(|u| Some((u.shapes(), u.advice(self.schema, value)?)))
+        {
+            Some((expected, advice)) => {
+                let advice = move || Some(advice.clone());
+                self.report_with(ViolationKind::NoMatch { expected }, None, Some(&advice));
+            }
+            None => self.closest_alternative(alternatives, value),
         }
     }
 

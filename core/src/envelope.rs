@@ -1,0 +1,382 @@
+//! Tool-call envelopes: a call to a union of tools written the way another API or chat
+//! template writes it, read as the `{"name": …, "arguments": …}` it plainly is.
+//!
+//! A union of tools (an enum with `#[tool]` variants, or a run-time `oneOf` of
+//! `{"name": <const>, "arguments": …}` and `{"answer": …}`) takes a call as
+//! `{"name": "get_weather", "arguments": {…}}`. Models write the same call in the envelopes
+//! they were trained on:
+//!
+//! - other keys for the name and the arguments: `{"tool", "args"}`, `{"name", "parameters"}`
+//!   (Llama), `{"name", "input"}` (Anthropic's `tool_use`), …;
+//! - the call inside `{"function": {…}}`, `{"type": "function", "function": {…}}` (an OpenAI
+//!   tool call, `id` included), `{"tool_calls": [one call]}`, `{"toolCalls": […]}`, a list
+//!   of one call, or one key such as `tool_call`;
+//! - the tool as the key: `{"get_weather": {…}}`;
+//! - the call under the answer: `{"answer": "add_to_list", "arguments": {…}}`;
+//! - the arguments as a JSON string (`"{\"city\": \"Paris\"}"`, as OpenAI sends them);
+//! - a bare tool name, or a call without arguments, for a tool that takes none required.
+//!
+//! Each is read only where the reply does not fit as written, and only where its reading is
+//! the one call it names: a known tool (or, for the first kind, keys that can only be a
+//! call's, so that a misspelled tool name is reported as such), no key besides the call's
+//! and an API's own (`id`, `type`, `index`). Several calls in one envelope are not read as
+//! one. The reading is reported as [`FixKind::CallEnvelope`]; a name written in another
+//! case as [`FixKind::EnumCase`] and arguments decoded from a string as
+//! [`FixKind::DoubleEncoded`].
+
+use serde_json::{Map, Value};
+
+use crate::repair::{Fix, FixKind, Location, repair};
+use crate::schema::{Node, Schema, Types};
+use crate::validate::suggest;
+
+/// Keys that name the tool.
+const NAME_KEYS: &[&str] = &[
+    "name",
+    "tool",
+    "tool_name",
+    "toolName",
+    "function",
+    "function_name",
+    "functionName",
+];
+
+/// Keys that hold the arguments.
+const ARGUMENT_KEYS: &[&str] = &["arguments", "args", "parameters", "params", "input"];
+
+/// Keys that hold the call itself.
+const CALL_KEYS: &[&str] = &[
+    "function",
+    "tool_calls",
+    "toolCalls",
+    "tool_call",
+    "toolCall",
+    "function_call",
+    "functionCall",
+    "tool_use",
+    "call",
+];
+
+/// How deep envelopes may be nested: `{"tool_calls": [{"function": {…}}]}` is three.
+const MAX_NESTING: usize = 4;
+
+/// The union of tools a `oneOf` makes, if it makes one.
+pub(crate) struct Union<'s> {
+    tools: Vec<Tool<'s>>,
+    answer: Option<&'s Node>,
+}
+
+struct Tool<'s> {
+    name: &'s str,
+    arguments: &'s Node,
+}
+
+/// A call read out of an envelope.
+struct Call {
+    name: String,
+    arguments: Value,
+    /// The envelope, as written: `{"tool", "args"}`; `None` for `{"name", "arguments"}`.
+    shape: Option<String>,
+    fixes: Vec<Fix>,
+}
+
+impl<'s> Union<'s> {
+    /// The union the alternatives make: each is a tool call `{"name": <const>, "arguments":
+    /// …}` or the answer `{"answer": …}`, and one at least is a call.
+    pub(crate) fn of(schema: &'s Schema, alternatives: &'s [Node]) -> Option<Self> {
+        let mut tools = Vec::new();
+        let mut answer = None;
+        for alt in alternatives {
+            let alt = schema.resolve(alt);
+            let required = |key: &str| alt.properties.iter().find(|p| p.name == key && p.required);
+            match (
+                alt.properties.len(),
+                required("name"),
+                required("arguments"),
+            ) {
+                (2, Some(name), Some(arguments)) => tools.push(Tool {
+                    name: schema.resolve(&name.node).constant.as_ref()?.as_str()?,
+                    arguments: &arguments.node,
+                }),
+                _ => match (alt.properties.len(), required("answer")) {
+                    (1, Some(a)) if answer.is_none() => answer = Some(&a.node),
+                    _ => return None,
+                },
+            }
+        }
+        (!tools.is_empty()).then_some(Union { tools, answer })
+    }
+
+    /// The union at the root of a schema.
+    pub(crate) fn at_root(schema: &'s Schema) -> Option<Self> {
+        let root = schema.resolve(schema.root());
+        let alternatives = if root.one_of.is_empty() {
+            &root.any_of
+        } else {
+            &root.one_of
+        };
+        Union::of(schema, alternatives)
+    }
+
+    /// Reads a call written in another envelope as `{"name", "arguments"}`, where the value
+    /// does not fit as written.
+    pub(crate) fn normalize(&self, schema: &Schema, value: &mut Value, fixes: &mut Vec<Fix>) {
+        if schema.is_valid(value) {
+            return;
+        }
+        let Some(call) = self.read(schema, value, 0) else {
+            return;
+        };
+        if call.shape.is_none() && call.fixes.is_empty() {
+            return;
+        }
+        if let Some(shape) = call.shape {
+            let kind = FixKind::CallEnvelope { shape };
+            fixes.push(Fix::new(kind, Location::Pointer(String::new())));
+        }
+        fixes.extend(call.fixes);
+        let mut map = Map::new();
+        map.insert("name".into(), Value::String(call.name));
+        map.insert("arguments".into(), call.arguments);
+        *value = Value::Object(map);
+    }
+
+    fn read(&self, schema: &Schema, value: &Value, depth: usize) -> Option<Call> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        match value {
+            // A bare tool name.
+            Value::String(name) => {
+                let tool = self.tool(name)?;
+                let arguments = Value::Object(Map::new());
+                schema.passes(tool.arguments, &arguments).then(|| Call {
+                    name: tool.name.to_owned(),
+                    arguments,
+                    shape: Some("a bare tool name".into()),
+                    fixes: Vec::new(),
+                })
+            }
+            // One call in a list.
+            Value::Array(items) => match items.as_slice() {
+                [one] => {
+                    let call = self.read(schema, one, depth + 1)?;
+                    Some(call.within(|inner| format!("[{inner}]")))
+                }
+                _ => None,
+            },
+            Value::Object(map) => self.object(schema, map, depth),
+            _ => None,
+        }
+    }
+
+    fn object(&self, schema: &Schema, map: &Map<String, Value>, depth: usize) -> Option<Call> {
+        let own: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !is_metadata(k, map))
+            .collect();
+        let name_keys: Vec<&str> = own
+            .iter()
+            .copied()
+            .filter(|k| NAME_KEYS.contains(k) && map[*k].is_string())
+            .collect();
+        let argument_keys: Vec<&str> = own
+            .iter()
+            .copied()
+            .filter(|k| ARGUMENT_KEYS.contains(k))
+            .collect();
+        match (
+            own.as_slice(),
+            name_keys.as_slice(),
+            argument_keys.as_slice(),
+        ) {
+            // The call inside one key: `{"function": {…}}`, `{"tool_calls": [{…}]}`.
+            ([key], [], []) if CALL_KEYS.contains(key) => {
+                let call = self.read(schema, &map[*key], depth + 1)?;
+                Some(call.within(|inner| format!("{{{}: {inner}}}", quoted(key))))
+            }
+            // The tool as the key: `{"get_weather": {…}}`.
+            ([key], [], []) => {
+                let tool = self.tool(key)?;
+                map[*key].is_object().then(|| Call {
+                    name: tool.name.to_owned(),
+                    arguments: map[*key].clone(),
+                    shape: Some(r#"{"<tool name>": {…}}"#.into()),
+                    fixes: Vec::new(),
+                })
+            }
+            // `{"name": …, "arguments": …}` under other keys. A name that is no tool is
+            // kept, to be reported as a misspelled tool.
+            ([_, _], [name_key], [arguments_key]) => {
+                let written = map[*name_key].as_str()?;
+                // The keys as written, an API's own included: `{"type", "name", "input"}`.
+                let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+                let shape = (keys != ["name", "arguments"]).then(|| {
+                    let keys: Vec<String> = keys.iter().map(|k| quoted(k)).collect();
+                    format!("{{{}}}", keys.join(", "))
+                });
+                let mut fixes = Vec::new();
+                let name = match self.tool(written) {
+                    Some(tool) if tool.name != written => {
+                        let (from, to) = (written.to_owned(), tool.name.to_owned());
+                        let at = Location::Pointer("/name".into());
+                        fixes.push(Fix::new(FixKind::EnumCase { from, to }, at));
+                        tool.name.to_owned()
+                    }
+                    _ => written.to_owned(),
+                };
+                let arguments = decoded(&map[*arguments_key], &mut fixes);
+                Some(Call {
+                    name,
+                    arguments,
+                    shape,
+                    fixes,
+                })
+            }
+            // The call under the answer: `{"answer": "add_to_list", "arguments": {…}}`.
+            (["answer", _] | [_, "answer"], [], [arguments_key]) if self.answer.is_some() => {
+                let tool = self.tool(map["answer"].as_str()?)?;
+                let mut fixes = Vec::new();
+                let arguments = decoded(&map[*arguments_key], &mut fixes);
+                Some(Call {
+                    name: tool.name.to_owned(),
+                    arguments,
+                    shape: Some(format!(
+                        r#"{{"answer": "<tool name>", {}}}"#,
+                        quoted(arguments_key)
+                    )),
+                    fixes,
+                })
+            }
+            // A call without arguments, to a tool that takes none required.
+            ([_], [name_key], []) => {
+                let tool = self.tool(map[*name_key].as_str()?)?;
+                let arguments = Value::Object(Map::new());
+                schema.passes(tool.arguments, &arguments).then(|| Call {
+                    name: tool.name.to_owned(),
+                    arguments,
+                    shape: Some(format!("{{{}}} without arguments", quoted(name_key))),
+                    fixes: Vec::new(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The tool `name` names: exactly, or once case and separators are ignored.
+    fn tool(&self, name: &str) -> Option<&Tool<'s>> {
+        if let Some(tool) = self.tools.iter().find(|t| t.name == name) {
+            return Some(tool);
+        }
+        let folded = fold(name);
+        let mut matching = self.tools.iter().filter(|t| fold(t.name) == folded);
+        match (matching.next(), matching.next()) {
+            (Some(tool), None) => Some(tool),
+            _ => None,
+        }
+    }
+
+    /// What to write when a reply to the union is no call and no answer (no `name` or
+    /// `answer` key, nor a near miss of one): the call's shape, with the tool the reply
+    /// seems to mean, and the answer's.
+    pub(crate) fn advice(&self, schema: &Schema, value: &Value) -> Option<String> {
+        let envelope_key = |k: &str| {
+            matches!(k, "name" | "answer") || suggest::closest(k, ["name", "answer"]).is_some()
+        };
+        if let Value::Object(map) = value
+            && map.keys().any(|k| envelope_key(k))
+        {
+            return None;
+        }
+        let mentioned = match value {
+            Value::String(s) => vec![s.as_str()],
+            Value::Object(map) => map.values().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let names = || self.tools.iter().map(|t| t.name);
+        let tool = mentioned
+            .iter()
+            .find_map(|s| {
+                names()
+                    .find(|n| n == s)
+                    .or_else(|| suggest::closest(s, names()))
+            })
+            .unwrap_or(self.tools[0].name);
+        let call = format!(
+            "write a tool call as {{\"name\": {}, \"arguments\": {{...}}}}",
+            quoted(tool)
+        );
+        Some(match self.answer {
+            Some(answer) => {
+                let text = schema
+                    .resolve(answer)
+                    .types
+                    .is_some_and(|t| t == Types::STRING);
+                let example = if text { "\"...\"" } else { "..." };
+                format!("{call} or the answer as {{\"answer\": {example}}}")
+            }
+            None => call,
+        })
+    }
+
+    /// The shapes a reply may take, for the violation the advice goes with.
+    pub(crate) fn shapes(&self) -> Vec<String> {
+        let mut shapes = vec!["a tool call".to_owned()];
+        if self.answer.is_some() {
+            shapes.push("the answer".to_owned());
+        }
+        shapes
+    }
+}
+
+impl Call {
+    /// The call as written inside another envelope.
+    fn within(mut self, outer: impl FnOnce(&str) -> String) -> Call {
+        let inner = self.shape.as_deref().unwrap_or(r#"{"name", "arguments"}"#);
+        self.shape = Some(outer(inner));
+        self
+    }
+}
+
+/// Keys an API writes beside a call: its id, its index, its type.
+fn is_metadata(key: &str, map: &Map<String, Value>) -> bool {
+    match key {
+        "id" | "call_id" | "index" => map.len() > 1,
+        "type" => {
+            map.len() > 1
+                && matches!(
+                    map[key].as_str(),
+                    Some("function" | "tool_call" | "tool_use")
+                )
+        }
+        _ => false,
+    }
+}
+
+/// The arguments, decoded when written as a JSON string holding an object.
+fn decoded(arguments: &Value, fixes: &mut Vec<Fix>) -> Value {
+    if let Value::String(text) = arguments {
+        let text = text.trim();
+        if text.starts_with('{')
+            && let Ok((inner @ Value::Object(_), inner_fixes)) = repair(text)
+        {
+            let at = Location::Pointer("/arguments".into());
+            fixes.push(Fix::new(FixKind::DoubleEncoded, at));
+            fixes.extend(inner_fixes);
+            return inner;
+        }
+    }
+    arguments.clone()
+}
+
+fn quoted(key: &str) -> String {
+    Value::String(key.to_owned()).to_string()
+}
+
+fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}

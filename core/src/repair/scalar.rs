@@ -1,0 +1,206 @@
+//! Numbers and bare words: `true`, `None`, `1_000`, `2.`, `Q3 budget review`.
+
+use serde_json::{Number, Value};
+
+use super::string::is_quote;
+use super::{Failure, FixKind, Read, Repairer, is_delimiter};
+
+impl Repairer<'_> {
+    /// A number, or `None` when the text here is not one (a date, say).
+    pub(super) fn number(&mut self) -> Result<Option<Read>, Failure> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let start = self.pos;
+        let fixes_before = self.fixes.len();
+        let mut i = start;
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            from..*i
+        };
+        let negative = bytes.get(i) == Some(&b'-');
+        if negative {
+            i += 1;
+        }
+        let mut int = digits(&mut i);
+        // `1_000_000`: digit separators between groups of three, as Python, Rust and
+        // JavaScript write them; other underscores make a word (`2024_01_15`).
+        let mut separated = false;
+        if (1..=3).contains(&int.len()) && bytes[int.start] != b'0' {
+            let group = |j: usize| {
+                bytes.get(j) == Some(&b'_')
+                    && bytes
+                        .get(j + 1..j + 4)
+                        .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+                    && !bytes.get(j + 4).is_some_and(u8::is_ascii_digit)
+            };
+            while group(i) {
+                i += 4;
+                separated = true;
+            }
+            int = int.start..i;
+        }
+        let mut dot = false;
+        let mut frac = i..i;
+        if bytes.get(i) == Some(&b'.') && !text[i..].starts_with("...") {
+            dot = true;
+            i += 1;
+            frac = digits(&mut i);
+        }
+        let mut exp_mark = false;
+        let mut exp_sign = None;
+        let mut exp = i..i;
+        if (!int.is_empty() || !frac.is_empty()) && matches!(bytes.get(i), Some(b'e' | b'E')) {
+            exp_mark = true;
+            i += 1;
+            if let Some(sign @ (b'+' | b'-')) = bytes.get(i) {
+                exp_sign = Some(*sign as char);
+                i += 1;
+            }
+            exp = digits(&mut i);
+        }
+        let ends_here = match bytes.get(i) {
+            None => true,
+            // `10:30` is a time, not a number and a colon.
+            Some(b':') => !bytes.get(i + 1).is_some_and(u8::is_ascii_digit),
+            Some(&b) => {
+                let c = b as char;
+                is_delimiter(c) || c.is_ascii_whitespace() || c == '}' || c == ']'
+            }
+        };
+        if !ends_here || (int.is_empty() && frac.is_empty() && !negative) {
+            return Ok(None);
+        }
+        let dangling = (int.is_empty() && frac.is_empty())
+            || (dot && frac.is_empty())
+            || (exp_mark && exp.is_empty());
+        self.pos = i;
+        let no_digits = int.is_empty() && frac.is_empty();
+        if dangling && i >= bytes.len() && (self.depth > 0 || no_digits) {
+            return Ok(Some(Read::CutOff));
+        }
+        // Leading zeros carry meaning (codes, phone numbers): keep them as a string.
+        if int.len() > 1 && bytes[int.start] == b'0' {
+            self.fix(FixKind::UnquotedString, start);
+            return Ok(Some(Read::Value(Value::String(text[start..i].to_owned()))));
+        }
+        let mut canonical = String::new();
+        if negative {
+            canonical.push('-');
+        }
+        if int.is_empty() {
+            canonical.push('0');
+        } else {
+            canonical.extend(text[int.clone()].chars().filter(|&c| c != '_'));
+        }
+        if !frac.is_empty() {
+            canonical.push('.');
+            canonical.push_str(&text[frac.clone()]);
+        }
+        if !exp.is_empty() {
+            canonical.push('e');
+            canonical.extend(exp_sign);
+            canonical.push_str(&text[exp]);
+        }
+        if dangling || int.is_empty() {
+            self.fix(FixKind::IncompleteNumber, start);
+        }
+        if separated {
+            self.fix(FixKind::DigitSeparators, start);
+        }
+        // Integers exactly; anything else as the nearest f64 (the standard library rounds
+        // correctly, whatever serde_json's features are).
+        let number = canonical
+            .parse::<i64>()
+            .ok()
+            .map(Number::from)
+            .or_else(|| canonical.parse::<u64>().ok().map(Number::from))
+            .or_else(|| canonical.parse::<f64>().ok().and_then(Number::from_f64));
+        if number.is_none() {
+            // Beyond what a JSON number carries here (`1e999`): read it as a word.
+            self.fixes.truncate(fixes_before);
+            self.pos = start;
+        }
+        Ok(number.map(|n| Read::Value(Value::Number(n))))
+    }
+
+    /// `true`, `false`, `null`, Python's `True`, `False`, `None`, or any other bare word
+    /// as a string.
+    pub(super) fn bare_word(&mut self) -> Read {
+        let start = self.pos;
+        while let Some(c) = self.peek() {
+            let comment = c == '/' && {
+                let rest = &self.text[self.pos..];
+                rest.starts_with("/*")
+                    || (rest.starts_with("//") && !self.text[..self.pos].ends_with(':'))
+            };
+            // `{title: Bob's review}`: an apostrophe between letters is part of a word in
+            // a container (a reply that is one word is text, read whole elsewhere).
+            let apostrophe = self.depth > 0
+                && matches!(c, '\'' | '’')
+                && self.text[start..self.pos]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric)
+                && self.peek_at(c.len_utf8()).is_some_and(char::is_alphabetic);
+            if matches!(c, ',' | '[' | ']' | '{' | '}' | '\n')
+                || (is_quote(c) && !apostrophe)
+                || comment
+            {
+                break;
+            }
+            self.bump();
+        }
+        let word = self.text[start..self.pos].trim_end();
+        self.pos = start + word.len();
+        if word.is_empty() {
+            return Read::Nothing;
+        }
+        if let Some((value, fix)) = literal(word) {
+            if let Some(fix) = fix {
+                self.fix(fix, start);
+            }
+            return Read::Value(value);
+        }
+        let at_end = self.text[self.pos..].trim().is_empty();
+        if at_end && self.depth > 0 && LITERALS.iter().any(|k| k.starts_with(word)) {
+            return Read::CutOff;
+        }
+        self.fix(FixKind::UnquotedString, start);
+        // A missing opening quote: skip the closing one.
+        if self.peek() == Some('"') {
+            self.bump();
+        }
+        Read::Value(Value::String(word.to_owned()))
+    }
+}
+
+/// The words read as JSON literals.
+const LITERALS: [&str; 10] = [
+    "true", "false", "null", "True", "False", "None", "TRUE", "FALSE", "NULL", "Null",
+];
+
+/// The JSON literal a word is, with the fix that reading it so needs: JSON's own, Python's
+/// (`True`, `None`), or JSON's in capitals (`TRUE`, `Null`, as SQL and YAML write them).
+/// `none`, `NONE`, `nil` and `yes` stay words: in prose they are words as often.
+fn literal(word: &str) -> Option<(Value, Option<FixKind>)> {
+    let value = match word {
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        "null" | "None" | "NULL" | "Null" => Value::Null,
+        _ => return None,
+    };
+    let fix = match word {
+        "true" | "false" | "null" => None,
+        "True" => Some(FixKind::PythonLiteral { literal: "True" }),
+        "False" => Some(FixKind::PythonLiteral { literal: "False" }),
+        "None" => Some(FixKind::PythonLiteral { literal: "None" }),
+        "TRUE" => Some(FixKind::LiteralCase { literal: "TRUE" }),
+        "FALSE" => Some(FixKind::LiteralCase { literal: "FALSE" }),
+        "NULL" => Some(FixKind::LiteralCase { literal: "NULL" }),
+        _ => Some(FixKind::LiteralCase { literal: "Null" }),
+    };
+    Some((value, fix))
+}

@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use super::Report;
 use super::transforms::{append_description, each};
+use crate::schema::starts_quantifier;
 
 /// ECMA-262's white space and line terminators, as code points.
 const SPACE: &str =
@@ -229,26 +230,6 @@ fn hex(rest: &[char], len: usize) -> Option<u32> {
         .all(|c| c.is_ascii_hexdigit())
         .then(|| u32::from_str_radix(&digits, 16).ok())
         .flatten()
-}
-
-/// Whether `rest` (after a `{`) reads `n}`, `n,}` or `n,m}`.
-fn starts_quantifier(rest: &[char]) -> bool {
-    let digits = |from: usize| {
-        rest.get(from..)
-            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count())
-    };
-    let first = digits(0);
-    if first == 0 {
-        return false;
-    }
-    match rest.get(first) {
-        Some('}') => true,
-        Some(',') => {
-            let second = digits(first + 1);
-            rest.get(first + 1 + second) == Some(&'}')
-        }
-        _ => false,
-    }
 }
 
 #[cfg(test)]

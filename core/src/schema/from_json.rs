@@ -9,6 +9,7 @@
 //! overrides its sibling keywords.
 
 mod ecma;
+pub(crate) use ecma::starts_quantifier;
 
 use std::collections::{HashMap, VecDeque};
 

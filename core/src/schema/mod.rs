@@ -2,7 +2,7 @@
 
 pub(crate) mod bridge;
 mod from_json;
-pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into};
+pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into, starts_quantifier};
 mod impls;
 pub(crate) mod node;
 mod to_json;

@@ -135,8 +135,9 @@ fn unicode_escape(rest: &[char], out: &mut String) -> usize {
     0
 }
 
-/// Whether `rest` (after a `{`) reads `n}`, `n,}` or `n,m}`.
-fn starts_quantifier(rest: &[char]) -> bool {
+/// Whether `rest` (after a `{`) reads `n}`, `n,}` or `n,m}`: a quantifier, where any other
+/// `{` is a literal in ECMA-262.
+pub(crate) fn starts_quantifier(rest: &[char]) -> bool {
     let digits = |from: usize| {
         rest[from..]
             .iter()

@@ -78,20 +78,6 @@ impl Target {
 
     /// The system message that states the shape, with an example value or not.
     pub fn instructions(&self, mode: Mode, form: PromptForm, example: bool) -> String {
-        let text = self.instructions_with_example(mode, form);
-        if example {
-            return text;
-        }
-        // The same text, its example left out.
-        let shown = self.example.to_string();
-        text.replace(
-            &format!("Call a tool when you need its result, for example:\n{shown}\n"),
-            "Call a tool when you need its result.\n",
-        )
-        .replace(&format!("For example:\n{shown}\n"), "")
-    }
-
-    fn instructions_with_example(&self, mode: Mode, form: PromptForm) -> String {
         let shape = match form {
             PromptForm::Compact => self.compact.clone(),
             PromptForm::JsonSchema => self.pretty_schema(),
@@ -119,15 +105,30 @@ impl Target {
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
             // A union: a call when a tool is needed, the answer once the results are in.
-            _ if self.tools.is_some() && self.has_answer => format!(
-                "Reply with one JSON value of {notation}:\n{shape}\nCall a tool when you need its result, for example:\n{}\n\
-                 When you can answer the request, reply {{\"answer\": …}} instead.\nReply with the JSON only.",
-                self.example
-            ),
-            _ => format!(
-                "Reply with one JSON value of {notation}:\n{shape}\nFor example:\n{}\nReply with the JSON only.",
-                self.example
-            ),
+            _ if self.tools.is_some() && self.has_answer => {
+                let call = if example {
+                    format!(
+                        "Call a tool when you need its result, for example:\n{}\n",
+                        self.example
+                    )
+                } else {
+                    "Call a tool when you need its result.\n".to_owned()
+                };
+                format!(
+                    "Reply with one JSON value of {notation}:\n{shape}\n{call}\
+                     When you can answer the request, reply {{\"answer\": …}} instead.\nReply with the JSON only."
+                )
+            }
+            _ => {
+                let shown = if example {
+                    format!("For example:\n{}\n", self.example)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "Reply with one JSON value of {notation}:\n{shape}\n{shown}Reply with the JSON only."
+                )
+            }
         }
     }
 

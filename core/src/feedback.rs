@@ -10,7 +10,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::Error;
-use crate::error::ViolationKind;
+use crate::error::{Unit, ViolationKind};
 use crate::message::Message;
 use crate::render;
 use crate::repair::FixKind;
@@ -32,7 +32,10 @@ pub enum RepairStrategy {
     Corrected,
 }
 
-/// The placeholders a template may use.
+/// The placeholders a template may use. `{example}` is a valid value of the shape, left
+/// empty (and its line dropped) when every violation is about a value — an enum, a
+/// pattern, a range — since each of those already says what to write, and a placeholder
+/// value beside it is what small models copy.
 pub const PLACEHOLDERS: &[&str] = &[
     "violations",
     "hints",
@@ -137,8 +140,7 @@ impl Template {
              Reply with only the corrected JSON value, in this shape:\n\
              {shape}\n\
              \n\
-             For example:\n\
-             {example}",
+             For example: {example}",
         )
         .expect("the default template parses")
     }
@@ -383,6 +385,33 @@ impl RepairPrompt {
         format!("{fence}\n{body}\n{fence}")
     }
 
+    /// Whether every violation is about a value (an enum, a pattern, a range, a length
+    /// of text) in a reply of the right shape. The example is left out then: its
+    /// placeholder values are what a small model copies into the fields it is fixing,
+    /// and each such violation already says what to write.
+    fn only_values_wrong(&self) -> bool {
+        let violations = self.error.violations();
+        !violations.is_empty()
+            && violations.iter().all(|v| {
+                matches!(
+                    v.kind(),
+                    ViolationKind::NotAllowed { .. }
+                        | ViolationKind::OutOfRange { .. }
+                        | ViolationKind::NotMultipleOf { .. }
+                        | ViolationKind::PatternMismatch { .. }
+                        | ViolationKind::FormatMismatch { .. }
+                        | ViolationKind::TooShort {
+                            unit: Unit::Characters,
+                            ..
+                        }
+                        | ViolationKind::TooLong {
+                            unit: Unit::Characters,
+                            ..
+                        }
+                )
+            })
+    }
+
     fn slot(&self, name: &str) -> String {
         match name {
             "violations" => self
@@ -395,6 +424,7 @@ impl RepairPrompt {
             "hints" => self.hints().join("\n"),
             "reply" => self.quoted_reply(),
             "shape" => self.shape.clone(),
+            "example" if self.only_values_wrong() => String::new(),
             "example" => self.example.to_string(),
             "request" => self.request.clone().unwrap_or_default(),
             "attempt" => self.attempt.to_string(),

@@ -82,6 +82,7 @@ pub mod render;
 pub mod repair;
 mod schema;
 mod strict;
+pub mod toolset;
 mod validate;
 
 #[doc(hidden)]
@@ -98,6 +99,7 @@ pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
 pub use schema::{Generator, Node, Schema, ToolSchema};
 pub use toolschema_macros::ToolSchema;
+pub use toolset::{Call, Choice, Toolset};
 pub use validate::MAX_DEPTH;
 
 /// The building blocks of the schema model, for code that inspects or builds schemas.

@@ -51,7 +51,8 @@ pub(super) fn read(
             && call.get("name").and_then(Value::as_str) == Some(target.name.as_str())
             && let Some(arguments) = call.get("arguments")
         {
-            return parse(parser, target, &arguments.to_string(), shaped).map_err(|_| e);
+            // The call is plain: what is wrong is inside its arguments.
+            return parse(parser, target, &arguments.to_string(), shaped);
         }
         // Plain text instead of a tool call is the answer itself; text holding JSON is
         // an attempt at a call (or at the answer) and gets a repair like any reply.

@@ -68,7 +68,9 @@ impl Target {
         }
         Target {
             compact: render::compact_schema(&schema),
-            example: render::example_schema(&schema),
+            // Optional keys shown as absent: with values there, small models copy them
+            // into answers whose request gives none (measured in examples/eval).
+            example: render::sparse_example_schema(&schema),
             name: snake(name),
             tools: (is_union && !tools.is_empty()).then_some(tools),
             has_answer,

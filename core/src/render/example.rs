@@ -21,12 +21,13 @@ pub(crate) fn generate(schema: &Schema) -> Value {
 
 /// An example of one node of a schema (a tool's arguments).
 pub(crate) fn generate_node(schema: &Schema, node: &Node) -> Value {
-    Generator {
-        schema,
-        expanding: RefCell::new(Vec::new()),
-        steps: Cell::new(0),
-    }
-    .value(node, 0, 0)
+    Generator::new(schema, false).value(node, 0, 0)
+}
+
+/// An example in which optional keys are `null` where the schema allows it and left out
+/// otherwise: what a reply looks like when the request does not give them.
+pub(crate) fn generate_sparse(schema: &Schema) -> Value {
+    Generator::new(schema, true).value(&schema.root, 0, 0)
 }
 
 struct Generator<'a> {
@@ -34,9 +35,20 @@ struct Generator<'a> {
     /// The definitions being written, outermost first.
     expanding: RefCell<Vec<DefId>>,
     steps: Cell<usize>,
+    /// Optional keys as absent (`null` or left out) rather than with a value.
+    sparse: bool,
 }
 
-impl Generator<'_> {
+impl<'a> Generator<'a> {
+    fn new(schema: &'a Schema, sparse: bool) -> Self {
+        Generator {
+            schema,
+            expanding: RefCell::new(Vec::new()),
+            steps: Cell::new(0),
+            sparse,
+        }
+    }
+
     /// `salt` varies values so unique items differ.
     fn value(&self, node: &Node, depth: usize, salt: usize) -> Value {
         let Some(id) = node.reference else {
@@ -183,6 +195,12 @@ impl Generator<'_> {
             if !p.required && depth > DEEP {
                 continue;
             }
+            if !p.required && self.sparse {
+                if self.admits_null(&p.node, 0) {
+                    map.insert(p.name.clone(), Value::Null);
+                }
+                continue;
+            }
             map.insert(p.name.clone(), self.value(&p.node, depth + 1, salt));
         }
         for name in &node.required_extra {
@@ -195,6 +213,18 @@ impl Generator<'_> {
             map.insert("key".into(), self.value(values, depth + 1, salt));
         }
         Value::Object(map)
+    }
+
+    /// Whether `null` is one of the node's values (looking a few alternatives deep).
+    fn admits_null(&self, node: &Node, depth: usize) -> bool {
+        let node = self.schema.resolve(node);
+        node.types.is_some_and(|t| t.contains(Types::NULL))
+            || (depth < 4
+                && node
+                    .any_of
+                    .iter()
+                    .chain(&node.one_of)
+                    .any(|alt| self.admits_null(alt, depth + 1)))
     }
 
     fn array(&self, node: &Node, depth: usize, salt: usize) -> Value {

@@ -75,3 +75,10 @@ pub fn example<T: ToolSchema>() -> Value {
 pub fn example_schema(schema: &Schema) -> Value {
     example::generate(schema)
 }
+
+/// An example in which optional keys are `null` (or left out where `null` is not
+/// allowed): the example the agent shows a model, so it does not fill what a request does
+/// not give with the example's values.
+pub fn sparse_example_schema(schema: &Schema) -> Value {
+    example::generate_sparse(schema)
+}

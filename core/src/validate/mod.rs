@@ -4,8 +4,11 @@
 mod alternatives;
 mod compare;
 pub(crate) use describe::describe_value as describe_value_pub;
+pub(crate) use describe::{list_values as list_values_pub, short_json as short_json_pub};
 mod describe;
 mod format;
+mod near_match;
+mod siblings;
 pub(crate) use format::conforms;
 pub(crate) mod suggest;
 
@@ -154,6 +157,9 @@ struct Validator<'a> {
     schema: &'a Schema,
     path: Vec<Segment<'a>>,
     hint: Option<&'a str>,
+    /// The object whose property is being checked, and that property's name: where a
+    /// value rejected here may be allowed instead (see `siblings`).
+    siblings: Option<(&'a Node, &'a str)>,
     depth: usize,
     /// Value nesting above this validator's root (for checks of one alternative).
     outer: usize,
@@ -171,6 +177,7 @@ impl<'a> Validator<'a> {
             schema,
             path: Vec::new(),
             hint: None,
+            siblings: None,
             depth: 0,
             outer: 0,
             out: Vec::new(),
@@ -373,12 +380,15 @@ impl<'a> Validator<'a> {
         let suggestion = value.as_str().and_then(|s| {
             suggest::closest(s, allowed.iter().filter_map(Value::as_str)).map(str::to_owned)
         });
-        self.report(
+        let siblings = self.siblings;
+        let elsewhere = || siblings::allowed_in_sibling(self.schema, siblings?, value);
+        self.report_with(
             ViolationKind::NotAllowed {
                 found: describe::short_json(value),
                 allowed: list_values(allowed),
             },
             suggestion,
+            Some(&elsewhere),
         );
     }
 
@@ -447,8 +457,10 @@ impl<'a> Validator<'a> {
         if let Some(pattern) = &node.pattern
             && !pattern.regex.is_match(s)
         {
+            // The part of the model's own value that fits, else the schema's example.
             let example = || {
-                let example = crate::render::string_example(node);
+                let example = near_match::near_match(&pattern.regex, s)
+                    .unwrap_or_else(|| crate::render::string_example(node));
                 pattern
                     .regex
                     .is_match(&example)
@@ -540,7 +552,9 @@ impl<'a> Validator<'a> {
                     });
                 }
                 seen[i] = Some(key);
+                let outer = self.siblings.replace((node, property.name.as_str()));
                 self.at(Segment::Key(key), |v| v.check(&property.node, value));
+                self.siblings = outer;
             }
             for (pattern, schema) in &node.pattern_properties {
                 if pattern.regex.is_match(key) {

@@ -1,0 +1,166 @@
+//! The part of a rejected string that a pattern accepts, for the advice of a pattern
+//! violation: `"Lisbon LIS"` against `^[A-Z]{3}$` is told to write `"LIS"`, not the
+//! schema's generic example.
+//!
+//! This is advice only, never a local repair: which part the model meant is for the model
+//! to confirm. Models mostly miss a pattern by writing the right value with something
+//! around it (a city before an airport code, a suffix after a SKU), with separators inside
+//! it (`+47 912 34 567` for `^\+\d{7,15}$`), or in the wrong case (`fr` for `^[A-Z]{2}$`);
+//! those three readings are tried, in that order, and the first that matches is kept.
+
+use regex::Regex;
+
+/// Longer strings are not searched: the advice would not be short either.
+const MAX_CHARS: usize = 200;
+
+/// A reading of `found` that `pattern` matches, if there is one other than `found`.
+pub(crate) fn near_match(pattern: &Regex, found: &str) -> Option<String> {
+    if found.chars().count() > MAX_CHARS || pattern.is_match(found) {
+        return None;
+    }
+    without_separators(found)
+        .into_iter()
+        .chain(other_case(found))
+        .find(|candidate| pattern.is_match(candidate))
+        .or_else(|| longest_matching_span(pattern, found))
+}
+
+/// `+47 912 34 567` → `+4791234567`: spaces, dots, dashes and brackets inside a number.
+fn without_separators(found: &str) -> Option<String> {
+    let is_separator = |c: char| matches!(c, ' ' | '.' | '-' | '(' | ')' | '/');
+    let digits = found.chars().filter(char::is_ascii_digit).count();
+    let kept: String = found.trim().chars().filter(|c| !is_separator(*c)).collect();
+    // Only where the value is mostly a number: a phone, a postcode, an account.
+    (digits * 2 >= kept.chars().count() && kept != found).then_some(kept)
+}
+
+/// `fr` → `FR`, `ABC` → `abc`.
+fn other_case(found: &str) -> impl Iterator<Item = String> {
+    let upper = found.trim().to_uppercase();
+    let lower = found.trim().to_lowercase();
+    [upper, lower].into_iter().filter(move |s| s != found)
+}
+
+/// The longest run of whole words (letters and digits, with what is written between
+/// them) that the pattern matches: `LIS` in `Lisbon LIS`, `KTL-5520` in `KTL-5520-0123`.
+fn longest_matching_span(pattern: &Regex, found: &str) -> Option<String> {
+    let words = words(found);
+    let mut best: Option<&str> = None;
+    for (i, &(start, _)) in words.iter().enumerate() {
+        for &(_, end) in &words[i..] {
+            let span = &found[start..end];
+            if best.is_none_or(|b| span.len() > b.len()) && pattern.is_match(span) {
+                best = Some(span);
+            }
+        }
+    }
+    best.map(str::to_owned)
+}
+
+/// Byte ranges of the runs of letters and digits, with a sign or `#` just before one.
+fn words(found: &str) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut previous: Option<(usize, char)> = None;
+    for (i, c) in found.char_indices() {
+        if c.is_alphanumeric() {
+            if start.is_none() {
+                start = Some(match previous {
+                    Some((p, '+' | '-' | '#')) => p,
+                    _ => i,
+                });
+            }
+        } else if let Some(s) = start.take() {
+            words.push((s, i));
+        }
+        previous = Some((i, c));
+    }
+    if let Some(s) = start {
+        words.push((s, found.len()));
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn near(pattern: &str, found: &str) -> Option<String> {
+        near_match(&Regex::new(pattern).unwrap(), found)
+    }
+
+    #[test]
+    fn the_code_inside_a_longer_value() {
+        assert_eq!(near("^[A-Z]{3}$", "Lisbon LIS").as_deref(), Some("LIS"));
+        assert_eq!(near("^[A-Z]{3}$", "Paris CDG").as_deref(), Some("CDG"));
+        assert_eq!(
+            near(r"^[A-Z]{3}-\d{4}$", "KTL-5520-0123").as_deref(),
+            Some("KTL-5520")
+        );
+        assert_eq!(
+            near(r"^#[0-9a-f]{6}$", "color #1a2b3c").as_deref(),
+            Some("#1a2b3c")
+        );
+    }
+
+    #[test]
+    fn separators_inside_a_number() {
+        assert_eq!(
+            near(r"^\+\d{7,15}$", "+47 912 34 567").as_deref(),
+            Some("+4791234567")
+        );
+        assert_eq!(near(r"^\d{5}$", "10 115").as_deref(), Some("10115"));
+    }
+
+    #[test]
+    fn the_other_case() {
+        assert_eq!(near("^[A-Z]{2}$", "fr").as_deref(), Some("FR"));
+        assert_eq!(near("^[a-z]+$", "KITCHEN").as_deref(), Some("kitchen"));
+    }
+
+    #[test]
+    fn nothing_when_no_part_fits() {
+        assert_eq!(near("^[A-Z]{2}$", "Germany"), None);
+        assert_eq!(near(r"^\d{4}-\d{2}-\d{2}$", "the third of May"), None);
+        // Words are never cut: `Lis` is not offered from `Lisbon`.
+        assert_eq!(near("^[A-Z][a-z]{2}$", "Lisbon"), None);
+    }
+
+    #[test]
+    fn nothing_for_a_value_that_already_matches() {
+        assert_eq!(near("^[A-Z]{3}$", "LIS"), None);
+    }
+
+    #[test]
+    fn long_values_are_not_searched() {
+        let long = format!("{} LIS", "word ".repeat(60));
+        assert_eq!(near("^[A-Z]{3}$", &long), None);
+    }
+
+    #[test]
+    fn every_offer_matches_the_pattern() {
+        let patterns = [
+            "^[A-Z]{3}$",
+            r"^\d{3,5}$",
+            r"^[A-Z]{2}\d{2,4}$",
+            r"^\+?\d+$",
+            "^[a-z-]+$",
+        ];
+        let values = [
+            "flight AF1681 from Paris",
+            "tel. 555-0100 or +1 555 0100",
+            "AB12 then CD3456",
+            "kitchen-sink ABC",
+            "",
+            "é ü ß",
+        ];
+        for p in patterns {
+            let regex = Regex::new(p).unwrap();
+            for v in values {
+                if let Some(offer) = near_match(&regex, v) {
+                    assert!(regex.is_match(&offer), "{offer:?} from {v:?} for {p}");
+                }
+            }
+        }
+    }
+}

@@ -19,3 +19,9 @@ mod transport;
 
 #[path = "agent_http/tools.rs"]
 mod tools;
+
+#[path = "agent_http/run_time.rs"]
+mod run_time;
+
+#[path = "agent_http/conversation.rs"]
+mod conversation;

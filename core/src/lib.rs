@@ -75,6 +75,8 @@ mod envelope;
 mod error;
 mod extract;
 pub mod feedback;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod message;
 mod parse;
 pub mod provider;

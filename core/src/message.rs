@@ -25,6 +25,18 @@ pub struct ToolCall {
     pub arguments: Arguments,
 }
 
+impl ToolCall {
+    /// A call with an id and arguments given as JSON: what a caller that keeps the
+    /// conversation puts in [`Message::assistant_calls`].
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall {
+            id: Some(id.into()),
+            name: name.into(),
+            arguments: Arguments::Json(arguments),
+        }
+    }
+}
+
 /// A tool call's arguments.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -54,6 +66,10 @@ pub struct Message {
     /// For a tool result: the id of the call it answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+    /// For a tool result: the tool failed, and `content` says how. Providers mark it
+    /// (Anthropic: `is_error: true`; OpenAI: the content says it is an error).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
 }
 
 impl Message {
@@ -63,6 +79,7 @@ impl Message {
             content: content.into(),
             tool_calls: Vec::new(),
             tool_call_id: None,
+            is_error: false,
         }
     }
 
@@ -91,6 +108,23 @@ impl Message {
         Message {
             tool_call_id: id,
             ..Message::new(Role::Tool, content)
+        }
+    }
+
+    /// A tool's error for the call with `id`: `content` says what went wrong, and the
+    /// model is told that the call failed.
+    ///
+    /// ```
+    /// use toolschema::Message;
+    ///
+    /// let failed = Message::tool_error(Some("call_1".into()), "the light is unreachable");
+    /// assert!(failed.is_error);
+    /// assert_eq!(failed.tool_call_id.as_deref(), Some("call_1"));
+    /// ```
+    pub fn tool_error(id: Option<String>, content: impl Into<String>) -> Self {
+        Message {
+            is_error: true,
+            ..Message::tool_result(id, content)
         }
     }
 }

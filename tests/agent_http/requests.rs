@@ -270,12 +270,13 @@ async fn anthropic_tools_mode_sends_tool_use_and_tool_result_blocks() {
 
     let bodies = bodies(&server).await;
     assert_eq!(bodies[0]["tool_choice"], json!({ "type": "auto" }));
-    // Both results answer their calls in one user message, as Anthropic asks.
+    // Both results answer their calls in one user message, as Anthropic asks; the
+    // tool's error is marked as one.
     assert_eq!(
         bodies[1]["messages"][2],
         json!({ "role": "user", "content": [
             { "type": "tool_result", "tool_use_id": "toolu_1", "content": "Result of get_weather: 3°C in Oslo" },
-            { "type": "tool_result", "tool_use_id": "toolu_2", "content": "Error from get_time: the clock is broken" },
+            { "type": "tool_result", "tool_use_id": "toolu_2", "content": "Error from get_time: the clock is broken", "is_error": true },
         ]})
     );
     insta::assert_json_snapshot!("anthropic_tools_first", bodies[0]);

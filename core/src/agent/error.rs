@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use crate::provider::{FinishReason, Mode, ProviderError, Usage};
 use crate::repair::Fix;
+use crate::toolset::CheckPanic;
 use crate::{Error, Violation};
 
 /// One call to the model for content, and what came of it.
@@ -94,6 +95,13 @@ pub enum AskError {
         steps: usize,
         attempts: Vec<Attempt>,
     },
+    /// A semantic check of a tool panicked: a bug in the check, not in the reply, so no
+    /// repair prompt was sent. The attempt whose reply it checked is the last one kept.
+    #[error("{panic}")]
+    CheckPanicked {
+        panic: CheckPanic,
+        attempts: Vec<Attempt>,
+    },
     /// The schema asked for cannot check replies (see [`Schema::problem`](crate::Schema::problem)):
     /// no model was called.
     #[error("the schema cannot be used: {error}")]
@@ -119,6 +127,7 @@ impl AskError {
             | AskError::Budget { attempts, .. }
             | AskError::Cancelled { attempts }
             | AskError::StepLimit { attempts, .. }
+            | AskError::CheckPanicked { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }
@@ -130,6 +139,7 @@ impl AskError {
             | AskError::Budget { attempts, .. }
             | AskError::Cancelled { attempts }
             | AskError::StepLimit { attempts, .. }
+            | AskError::CheckPanicked { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }

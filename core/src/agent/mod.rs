@@ -4,18 +4,27 @@
 //! failures with backoff, separately), reads the reply through the lenient parse, and
 //! on violations sends a repair prompt for the next attempt, up to `max_attempts` model
 //! calls for content.
+//!
+//! The loop (`run.rs`) works on a schema and a function that turns a reply's values into
+//! the result: [`Agent::ask`] is the typed layer for a derived type, [`Agent::ask_tools`]
+//! the one for a run-time union ([`Toolset`](crate::Toolset)). Both take earlier messages
+//! the caller keeps ([`Agent::ask_with`], [`Agent::ask_tools_with`]), and both have a
+//! tool loop ([`Agent::run`], [`Agent::run_tools`]).
 
+mod choice;
+mod conversation;
 mod error;
 mod events;
 mod read;
 mod request;
 mod retry;
+mod run;
 mod tools;
 
 use std::sync::Arc;
 
 use serde_json::Value;
-use tracing::{Instrument, debug, info_span, warn};
+use tracing::{Instrument, info_span};
 
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
@@ -26,18 +35,15 @@ pub use tools::{StepOutcome, Toolbox};
 use crate::Error;
 use crate::coerce::Coercion;
 use crate::dialect::Dialect;
-use crate::feedback::{RepairPrompt, RepairStrategy};
+use crate::feedback::RepairStrategy;
 use crate::message::Message;
-use crate::parse::Parser;
-use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Request, Usage};
+use crate::provider::{Mode, Provider, Reply};
 use crate::schema::{Schema, ToolSchema};
 use events::Counters;
 use request::Target;
+use run::{Ask, Refused, Success};
 
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
-
-/// The reason of a fallback from native tools to text.
-const TEXT_CALL: &str = "the reply wrote the tool call as text, not as a native tool call";
 
 /// Asks a model for typed values.
 ///
@@ -210,7 +216,65 @@ impl<P: Provider> Agent<P> {
 
     /// Asks for a `T`.
     pub async fn ask<T: ToolSchema>(&self, prompt: &str) -> Result<T, AskError> {
-        self.ask_in(Vec::new(), prompt, None)
+        self.ask_in(&[], prompt, prompt, None)
+            .await
+            .map(|(value, _, _)| value)
+    }
+
+    /// Asks for a `T` after earlier messages that the caller keeps: a bridge that runs
+    /// the model's tool calls elsewhere appends the assistant's calls
+    /// ([`Message::assistant_calls`]) and their results ([`Message::tool_result`], or
+    /// [`Message::tool_error`] for a call that failed) and asks again. `prompt` is added
+    /// as the last user message unless it is empty (the history then ends with the
+    /// request, or with the results).
+    ///
+    /// Each request sends the system prompt, then `history`: in tools mode the calls
+    /// and results in the provider's protocol (an error marked as one); in the text
+    /// modes as text, each result quoting the call it answers.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use toolschema::{Agent, Message, ToolCall, ToolSchema};
+    /// use toolschema::provider::Scripted;
+    ///
+    /// #[derive(ToolSchema, Debug, PartialEq)]
+    /// struct TurnOn { name: String }
+    ///
+    /// #[derive(ToolSchema, Debug, PartialEq)]
+    /// enum Step {
+    ///     #[tool] TurnOn(TurnOn),
+    ///     #[answer] Answer(String),
+    /// }
+    ///
+    /// let model = Scripted::new([
+    ///     r#"{"name": "turn_on", "arguments": {"name": "bedroom light"}}"#,
+    ///     r#"{"answer": "The bedroom light is unreachable."}"#,
+    /// ]);
+    /// let agent = Agent::new(model.clone());
+    /// let mut history = vec![Message::user("Turn on the bedroom light")];
+    /// let step: Step = agent.ask_with(&history, "").await?;
+    /// assert_eq!(step, Step::TurnOn(TurnOn { name: "bedroom light".into() }));
+    ///
+    /// // The call runs elsewhere, and fails.
+    /// history.push(Message::assistant_calls("", vec![
+    ///     ToolCall::new("call_1", "turn_on", json!({ "name": "bedroom light" })),
+    /// ]));
+    /// history.push(Message::tool_error(Some("call_1".into()), "the light is unreachable"));
+    /// let answer: Step = agent.ask_with(&history, "").await?;
+    /// assert_eq!(answer, Step::Answer("The bedroom light is unreachable.".into()));
+    /// assert!(model.request_texts()[1].contains(
+    ///     r#"You called {"name":"turn_on","arguments":{"name":"bedroom light"}}. Error from turn_on: the light is unreachable"#
+    /// ));
+    /// # Ok::<(), toolschema::AskError>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn ask_with<T: ToolSchema>(
+        &self,
+        history: &[Message],
+        prompt: &str,
+    ) -> Result<T, AskError> {
+        self.ask_in(history, prompt, request_of(history, prompt), None)
             .await
             .map(|(value, _, _)| value)
     }
@@ -221,7 +285,7 @@ impl<P: Provider> Agent<P> {
         prompt: &str,
         cancel: &CancelToken,
     ) -> Result<T, AskError> {
-        self.ask_in(Vec::new(), prompt, Some(cancel))
+        self.ask_in(&[], prompt, prompt, Some(cancel))
             .await
             .map(|(value, _, _)| value)
     }
@@ -229,39 +293,53 @@ impl<P: Provider> Agent<P> {
     /// One step of the tool loop: the conversation so far, the step(s) the model took.
     pub(crate) async fn ask_steps<T: ToolSchema>(
         &self,
-        history: Vec<Message>,
+        history: &[Message],
     ) -> Result<(T, Vec<Value>, Reply), AskError> {
-        self.ask_in(history, "", None).await
+        self.ask_in(history, "", "", None).await
     }
 
-    /// Asks for a `T` after earlier messages (the tool loop's conversation).
+    /// Asks for a `T` after earlier messages: the typed layer over [`Agent::ask_schema`].
     pub(crate) async fn ask_in<T: ToolSchema>(
         &self,
-        history: Vec<Message>,
+        history: &[Message],
         prompt: &str,
+        request: &str,
         cancel: Option<&CancelToken>,
     ) -> Result<(T, Vec<Value>, Reply), AskError> {
-        let span = info_span!("ask", target = %T::schema_name(), provider = self.provider.name());
+        let build = |values: &[Value]| match values.first() {
+            Some(first) => T::from_json(first.clone()).map_err(Refused::from),
+            None => Err(Error::internal("the reply held no value").into()),
+        };
+        let target = Target::new(Schema::of::<T>(), &T::schema_name());
+        let ask = Ask {
+            target: &target,
+            history,
+            prompt,
+            request,
+            cancel,
+        };
+        self.ask_schema(&ask, build)
+            .await
+            .map(|done| (done.value, done.values, done.reply))
+    }
+
+    /// Asks for a value of `target`'s schema, which `build` turns into a `T`: what
+    /// `build` rejects is a violation of that attempt, repaired like any other.
+    async fn ask_schema<T>(
+        &self,
+        ask: &Ask<'_>,
+        build: impl Fn(&[Value]) -> Result<T, Refused>,
+    ) -> Result<Success<T>, AskError> {
+        let span = info_span!("ask", target = %ask.target.name, provider = self.provider.name());
         async move {
             self.counters.ask();
-            let schema = Schema::of::<T>();
-            if let Some(error) = schema.problem() {
+            if let Some(error) = ask.target.schema.problem() {
                 return Err(AskError::Schema {
                     error,
                     attempts: Vec::new(),
                 });
             }
-            let target = Target::new(schema, &T::schema_name());
-            // The typed value is built inside the loop: what the type rejects is a
-            // violation of that attempt, repaired and kept like any other.
-            let build = |values: &[Value]| match values.first() {
-                Some(first) => T::from_json(first.clone()),
-                None => Err(Error::internal("the reply held no value")),
-            };
-            match self
-                .run_attempts(&target, history, prompt, cancel, build)
-                .await
-            {
+            match self.run_attempts(ask, build).await {
                 Ok(done) => {
                     self.counters
                         .success(done.attempts, done.fixed_locally, done.usage.total());
@@ -269,7 +347,7 @@ impl<P: Provider> Agent<P> {
                         attempts: done.attempts,
                         usage: done.usage,
                     });
-                    Ok((done.value, done.values, done.reply))
+                    Ok(done)
                 }
                 Err(e) => {
                     if matches!(e, AskError::Exhausted { .. }) {
@@ -282,296 +360,17 @@ impl<P: Provider> Agent<P> {
         .instrument(span)
         .await
     }
-
-    /// The loop: attempts until a reply's values fit the schema and `build` accepts them.
-    async fn run_attempts<T>(
-        &self,
-        target: &Target,
-        history: Vec<Message>,
-        prompt: &str,
-        cancel: Option<&CancelToken>,
-        build: impl Fn(&[Value]) -> Result<T, Error>,
-    ) -> Result<Success<T>, AskError> {
-        let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
-        let mut modes: Vec<Mode> = match self.mode {
-            Mode::Auto => {
-                let all = self.provider.auto_modes();
-                let skip = self.skipped(&target.name).min(all.len().saturating_sub(1));
-                all[skip..].to_vec()
-            }
-            fixed => vec![fixed],
-        };
-        let mut attempts: Vec<Attempt> = Vec::new();
-        let mut usage = Usage::default();
-        let mut best: Option<(usize, Value)> = None;
-        let mut repair_messages: Option<Vec<Message>> = None;
-        let parser = Parser::new().coercion(self.coercion);
-        let mut attempt = 0;
-        while attempt < self.max_attempts {
-            attempt += 1;
-            let Some(&mode) = modes.first() else {
-                return Err(AskError::Provider {
-                    error: ProviderError::Config(
-                        "no mode can carry this type with this provider".into(),
-                    ),
-                    attempts,
-                });
-            };
-            let base = self.base_messages(target, mode, &history, prompt);
-            let messages = repair_messages.clone().unwrap_or_else(|| base.clone());
-            let (mut request, shaped) = match target.request(mode, messages, dialect) {
-                Ok(built) => built,
-                Err(reason) if modes.len() > 1 => {
-                    self.fall_back(&target.name, &mut modes, reason);
-                    attempt -= 1;
-                    continue;
-                }
-                Err(reason) => {
-                    return Err(AskError::Provider {
-                        error: ProviderError::Config(reason),
-                        attempts,
-                    });
-                }
-            };
-            request.temperature = if attempt > 1 {
-                self.repair_temperature.or(self.temperature)
-            } else {
-                self.temperature
-            };
-            request.max_tokens = self.max_tokens;
-            self.emit(Event::AttemptStarted { attempt, mode });
-            debug!(attempt, %mode, "attempt started");
-            let reply = match self.call(&request, attempt, cancel).await {
-                Ok(reply) => reply,
-                Err(CallError::Cancelled) => return Err(AskError::Cancelled { attempts }),
-                Err(CallError::Provider(error))
-                    if error.rejects_mode() && self.mode == Mode::Auto && modes.len() > 1 =>
-                {
-                    self.fall_back(&target.name, &mut modes, error.to_string());
-                    repair_messages = None;
-                    attempt -= 1;
-                    continue;
-                }
-                Err(CallError::Provider(error)) => {
-                    return Err(AskError::Provider { error, attempts });
-                }
-            };
-            usage += reply.usage;
-            let raw = target.reply_text(&reply);
-            self.emit(Event::ReplyReceived {
-                attempt,
-                usage: reply.usage,
-                finish: reply.finish.clone(),
-                chars: raw.chars().count(),
-            });
-            let parsed = read::read(&parser, target, &reply, &raw, &shaped, mode).and_then(
-                |(values, fixes)| match build(&values) {
-                    Ok(value) => Ok((value, values, fixes)),
-                    Err(e) => Err(e.with_fixes(fixes)),
-                },
-            );
-            // A server that ignores `tools` writes the call as text: the rest of the ask
-            // goes on in the next mode.
-            if self.mode == Mode::Auto
-                && mode == Mode::Tools
-                && modes.len() > 1
-                && read::call_as_text(&reply, &raw)
-            {
-                self.fall_back(&target.name, &mut modes, TEXT_CALL.into());
-            }
-            let record = |error: Option<Error>| Attempt {
-                number: attempt,
-                mode,
-                request: request.text(),
-                raw: raw.clone(),
-                error,
-                usage: reply.usage,
-                finish: reply.finish.clone(),
-            };
-            match parsed {
-                Ok((value, values, fixes)) => {
-                    if !fixes.is_empty() {
-                        self.emit(Event::FixedLocally {
-                            attempt,
-                            fixes: fixes.clone(),
-                        });
-                    }
-                    // Inside the tool loop, the step keeps every attempt it took.
-                    tools::record_step(|| {
-                        attempts.push(record(None));
-                        attempts
-                    });
-                    return Ok(Success {
-                        value,
-                        values,
-                        reply,
-                        attempts: attempt,
-                        fixed_locally: !fixes.is_empty(),
-                        usage,
-                    });
-                }
-                Err(error) => {
-                    warn!(
-                        attempt,
-                        violations = error.violations().len(),
-                        "reply rejected"
-                    );
-                    self.emit(Event::Violations {
-                        attempt,
-                        error: error.clone(),
-                    });
-                    let closest = read::closest(&raw);
-                    // On a tie the later reply wins: it was written knowing what was wrong.
-                    if let Some(value) = closest.clone()
-                        && best
-                            .as_ref()
-                            .is_none_or(|(n, _)| error.violations().len() <= *n)
-                    {
-                        best = Some((error.violations().len(), value));
-                    }
-                    let mut repair = RepairPrompt::for_schema(&target.schema, &raw, &error);
-                    if let Some(value) = &closest {
-                        repair = repair.corrected(value);
-                    }
-                    let repair = repair
-                        .request(prompt)
-                        .attempt(attempt, self.max_attempts)
-                        .truncated(reply.finish == FinishReason::Length)
-                        .max_reply_chars(self.max_reply_chars);
-                    attempts.push(record(Some(error)));
-                    if let Some(limit) = self.budget
-                        && usage.total() > limit
-                    {
-                        return Err(AskError::Budget {
-                            used: usage.total(),
-                            limit,
-                            attempts,
-                        });
-                    }
-                    if attempt < self.max_attempts {
-                        // The conversation of the mode the next attempt is in.
-                        let next = modes.first().copied().unwrap_or(mode);
-                        let base = if next == mode {
-                            base
-                        } else {
-                            self.base_messages(target, next, &history, prompt)
-                        };
-                        repair_messages = Some(repair.messages(self.strategy, &base));
-                        self.emit(Event::RepairSent {
-                            attempt,
-                            strategy: self.strategy,
-                        });
-                    }
-                }
-            }
-        }
-        Err(AskError::Exhausted {
-            attempts,
-            best: best.map(|(_, v)| v),
-        })
-    }
-
-    fn fall_back(&self, target: &str, modes: &mut Vec<Mode>, reason: String) {
-        let from = modes.remove(0);
-        if let Some(&to) = modes.first() {
-            warn!(%from, %to, %reason, "mode fallback");
-            if self.mode == Mode::Auto {
-                let mut skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
-                *skipped.entry(target.to_owned()).or_default() += 1;
-            }
-            self.emit(Event::ModeFallback { from, to, reason });
-        }
-    }
-
-    fn skipped(&self, target: &str) -> usize {
-        let skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
-        skipped.get(target).copied().unwrap_or(0)
-    }
-
-    /// The first messages of an ask: system prompt with the shape, history, the request.
-    fn base_messages(
-        &self,
-        target: &Target,
-        mode: Mode,
-        history: &[Message],
-        prompt: &str,
-    ) -> Vec<Message> {
-        let instructions = target.instructions(mode, self.form, self.example);
-        let system = match &self.system {
-            Some(s) => format!("{s}\n\n{instructions}"),
-            None => instructions,
-        };
-        let mut messages = vec![Message::system(system)];
-        messages.extend(history.iter().cloned());
-        if !prompt.is_empty() {
-            messages.push(Message::user(prompt));
-        }
-        messages
-    }
-
-    /// One model call, retrying transport failures.
-    async fn call(
-        &self,
-        request: &Request,
-        attempt: usize,
-        cancel: Option<&CancelToken>,
-    ) -> Result<Reply, CallError> {
-        let mut delays = self.backoff.into_iter();
-        loop {
-            if cancel.is_some_and(CancelToken::is_cancelled) {
-                return Err(CallError::Cancelled);
-            }
-            let result = match cancel {
-                Some(token) => tokio::select! {
-                    r = self.provider.complete(request) => r,
-                    () = token.cancelled() => return Err(CallError::Cancelled),
-                },
-                None => self.provider.complete(request).await,
-            };
-            let error = match result {
-                Ok(reply) => return Ok(reply),
-                Err(e) => e,
-            };
-            if !error.is_retryable() {
-                return Err(CallError::Provider(error));
-            }
-            let Some(backoff) = delays.next() else {
-                return Err(CallError::Provider(error));
-            };
-            let delay = error
-                .retry_after()
-                .map_or(backoff, |d| d.min(self.backoff.max_delay()));
-            warn!(attempt, %error, ?delay, "transport retry");
-            self.emit(Event::TransportRetry {
-                attempt,
-                error,
-                delay,
-            });
-            match cancel {
-                Some(token) => tokio::select! {
-                    () = tokio::time::sleep(delay) => {}
-                    () = token.cancelled() => return Err(CallError::Cancelled),
-                },
-                None => tokio::time::sleep(delay).await,
-            }
-        }
-    }
 }
 
-/// What a successful run of the loop gives.
-struct Success<T> {
-    value: T,
-    /// The reply's values (one per tool call when the model made several).
-    values: Vec<Value>,
-    reply: Reply,
-    /// The attempts used, the successful one included.
-    attempts: usize,
-    /// Whether the reply needed local fixes.
-    fixed_locally: bool,
-    usage: Usage,
-}
-
-enum CallError {
-    Provider(ProviderError),
-    Cancelled,
+/// The user's request a repair prompt quotes: the prompt, or else the history's last user
+/// message.
+fn request_of<'a>(history: &'a [Message], prompt: &'a str) -> &'a str {
+    if !prompt.is_empty() {
+        return prompt;
+    }
+    history
+        .iter()
+        .rev()
+        .find(|m| m.role == crate::message::Role::User)
+        .map_or("", |m| m.content.as_str())
 }

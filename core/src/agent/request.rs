@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::conversation::ToolNames;
 use crate::dialect::{Dialect, DialectSchema};
 use crate::message::{Message, ToolCall};
 use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
@@ -31,6 +32,9 @@ pub(crate) struct Target {
     /// The tools of a union of tool calls, and whether it has an answer.
     pub tools: Option<Vec<Tool>>,
     pub has_answer: bool,
+    /// The tools' names as servers spell them and as the model is shown them (the
+    /// schema's), for the calls of earlier messages.
+    pub names: ToolNames,
 }
 
 pub(crate) struct Tool {
@@ -74,6 +78,7 @@ impl Target {
             name: snake(name),
             tools: (is_union && !tools.is_empty()).then_some(tools),
             has_answer,
+            names: ToolNames::default(),
             schema,
         }
     }

@@ -6,6 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::sync::Notify;
+use tracing::warn;
+
+use super::{Agent, Event};
+use crate::provider::{Provider, ProviderError, Reply, Request};
 
 /// Delays between transport retries: `base · factor^k`, capped at `max`, each with full
 /// jitter in its upper half. At most `retries` retries.
@@ -153,6 +157,62 @@ impl CancelToken {
                 return;
             }
             notified.await;
+        }
+    }
+}
+
+/// Why a model call gave no reply.
+pub(super) enum CallError {
+    Provider(ProviderError),
+    Cancelled,
+}
+
+impl<P: Provider> Agent<P> {
+    /// One model call, retrying transport failures.
+    pub(super) async fn call(
+        &self,
+        request: &Request,
+        attempt: usize,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Reply, CallError> {
+        let mut delays = self.backoff.into_iter();
+        loop {
+            if cancel.is_some_and(CancelToken::is_cancelled) {
+                return Err(CallError::Cancelled);
+            }
+            let result = match cancel {
+                Some(token) => tokio::select! {
+                    r = self.provider.complete(request) => r,
+                    () = token.cancelled() => return Err(CallError::Cancelled),
+                },
+                None => self.provider.complete(request).await,
+            };
+            let error = match result {
+                Ok(reply) => return Ok(reply),
+                Err(e) => e,
+            };
+            if !error.is_retryable() {
+                return Err(CallError::Provider(error));
+            }
+            let Some(backoff) = delays.next() else {
+                return Err(CallError::Provider(error));
+            };
+            let delay = error
+                .retry_after()
+                .map_or(backoff, |d| d.min(self.backoff.max_delay()));
+            warn!(attempt, %error, ?delay, "transport retry");
+            self.emit(Event::TransportRetry {
+                attempt,
+                error,
+                delay,
+            });
+            match cancel {
+                Some(token) => tokio::select! {
+                    () = tokio::time::sleep(delay) => {}
+                    () = token.cancelled() => return Err(CallError::Cancelled),
+                },
+                None => tokio::time::sleep(delay).await,
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
-use crate::provider::{Mode, Provider};
+use crate::provider::{Mode, Provider, Reply};
 use crate::schema::ToolSchema;
 
 tokio::task_local! {
@@ -29,7 +29,10 @@ type Handler = Box<
     dyn Fn(Value) -> Pin<Box<dyn Future<Output = Result<String, String>> + Send>> + Send + Sync,
 >;
 
-/// Async tools registered by name for the `#[tool]` variants of a union.
+/// Async tools registered by name: for the `#[tool]` variants of a union
+/// ([`Agent::run`]), or for the tools of a [`Toolset`](crate::Toolset)
+/// ([`Agent::run_tools`]) by the names the servers spell, with the arguments read as a
+/// `serde_json::Value`. A handler's `Err` goes back to the model marked as an error.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -137,15 +140,82 @@ impl Toolbox {
     }
 }
 
+/// What one step of the tool loop gave: the answer, or calls to run.
+pub(super) enum Step<A> {
+    Answer(A),
+    Calls { calls: Vec<StepCall>, reply: Reply },
+}
+
+/// A call to run: as the model made it (the name it was shown, an id for the result)
+/// and the tool's name in the toolbox.
+pub(super) struct StepCall {
+    pub call: ToolCall,
+    pub tool: String,
+}
+
+impl StepCall {
+    /// The `i`-th call of a reply: the provider's id for it, or one made up.
+    pub fn new(reply: &Reply, i: usize, name: &str, arguments: Value, tool: &str) -> Self {
+        let id = reply.tool_calls.get(i).and_then(|c| c.id.clone());
+        StepCall {
+            call: ToolCall {
+                id: id.or_else(|| Some(format!("call_{i}"))),
+                name: name.to_owned(),
+                arguments: Arguments::Json(arguments),
+            },
+            tool: tool.to_owned(),
+        }
+    }
+}
+
 impl<P: Provider> Agent<P> {
     /// Runs the tool loop for a union `S`: each step is asked for as an `S`; tool calls
     /// are run with `tools` and their results (or errors) fed back, several calls in one
     /// reply included, until the model gives the `#[answer]` variant, which is returned.
     pub async fn run<S: ToolSchema>(&self, prompt: &str, tools: &Toolbox) -> Result<S, AskError> {
-        let mut history = vec![Message::user(prompt)];
-        let mut all_attempts = Vec::new();
         let has_answer =
             super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
+        let step = |history: Vec<Message>| async move {
+            let (step, values, reply) = self.ask_steps::<S>(&history).await?;
+            // The answer ends the loop, even beside calls in the same reply.
+            match values.iter().position(|v| v.get("answer").is_some()) {
+                Some(0) => return Ok(Step::Answer(step)),
+                Some(i) => {
+                    if let Ok(answer) = S::from_json(values[i].clone()) {
+                        return Ok(Step::Answer(answer));
+                    }
+                }
+                None => {}
+            }
+            let calls = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let name = v.get("name").and_then(Value::as_str).unwrap_or_default();
+                    let arguments = v.get("arguments").cloned().unwrap_or(Value::Null);
+                    StepCall::new(&reply, i, name, arguments, name)
+                })
+                .collect();
+            Ok(Step::Calls { calls, reply })
+        };
+        self.tool_loop(prompt, tools, has_answer, step).await
+    }
+
+    /// The loop: asks for a step after the conversation so far; runs the calls it makes
+    /// and feeds their results (or errors, marked as such) back, until a step answers.
+    pub(super) async fn tool_loop<A, F, Fut>(
+        &self,
+        prompt: &str,
+        tools: &Toolbox,
+        has_answer: bool,
+        step: F,
+    ) -> Result<A, AskError>
+    where
+        F: Fn(Vec<Message>) -> Fut,
+        Fut: Future<Output = Result<Step<A>, AskError>>,
+    {
+        let mut history = vec![Message::user(prompt)];
+        let mut all_attempts = Vec::new();
         // Small models follow a direct request to answer better than a choice.
         let next = if has_answer {
             " Now answer the user's question with {\"answer\": \"...\"}."
@@ -156,55 +226,30 @@ impl<P: Provider> Agent<P> {
         let mut done: Vec<(String, Value, String)> = Vec::new();
         for _ in 0..tools.max_steps {
             let asked = STEP_ATTEMPTS.scope(RefCell::default(), async {
-                let found = self.ask_steps::<S>(history.clone()).await;
+                let found = step(history.clone()).await;
                 (found, STEP_ATTEMPTS.with(RefCell::take))
             });
-            let (step, values, reply) = match asked.await {
-                (Ok(found), attempts) => {
+            let (calls, reply) = match asked.await {
+                (Ok(Step::Answer(answer)), _) => return Ok(answer),
+                (Ok(Step::Calls { calls, reply }), attempts) => {
                     all_attempts.extend(attempts);
-                    found
+                    (calls, reply)
                 }
                 (Err(mut e), _) => {
                     prepend(&mut e, std::mem::take(&mut all_attempts));
                     return Err(e);
                 }
             };
-            // The answer ends the loop, even beside calls in the same reply.
-            match values.iter().position(|v| v.get("answer").is_some()) {
-                Some(0) => return Ok(step),
-                Some(i) => {
-                    if let Ok(answer) = S::from_json(values[i].clone()) {
-                        return Ok(answer);
-                    }
-                }
-                None => {}
-            }
             let native = !reply.tool_calls.is_empty() && self.mode_used_tools(&reply);
-            let calls: Vec<ToolCall> = values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| ToolCall {
-                    id: reply
-                        .tool_calls
-                        .get(i)
-                        .and_then(|c| c.id.clone())
-                        .or_else(|| Some(format!("call_{i}"))),
-                    name: v
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    arguments: Arguments::Json(v.get("arguments").cloned().unwrap_or(Value::Null)),
-                })
-                .collect();
             // Natively the calls and results follow the provider's protocol. As text, they
             // go back in one user message: small models copy an assistant turn that holds
             // a call instead of answering.
             if native {
-                history.push(Message::assistant_calls(reply.text.clone(), calls.clone()));
+                let made = calls.iter().map(|c| c.call.clone()).collect();
+                history.push(Message::assistant_calls(reply.text.clone(), made));
             }
             let mut report = Vec::new();
-            for call in &calls {
+            for StepCall { call, tool } in &calls {
                 let arguments = match &call.arguments {
                     Arguments::Json(v) => v.clone(),
                     Arguments::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
@@ -213,26 +258,30 @@ impl<P: Provider> Agent<P> {
                     .iter()
                     .find(|(name, args, _)| *name == call.name && *args == arguments)
                     .map(|(_, _, result)| result.clone());
+                let mut failed = false;
                 let content = match earlier {
                     Some(result) => format!(
                         "You already called {} with these arguments; do not call it again. {result}.",
                         call.name
                     ),
                     None => {
-                        let outcome = tools.call(&call.name, arguments.clone()).await;
-                        let result = match &outcome {
-                            StepOutcome::Ran { tool, output } => {
-                                format!("Result of {tool}: {output}")
+                        let name = &call.name;
+                        let result = match tools.call(tool, arguments.clone()).await {
+                            StepOutcome::Ran { output, .. } => {
+                                format!("Result of {name}: {output}")
                             }
-                            StepOutcome::Failed { tool, error } => {
-                                format!("Error from {tool}: {error}")
+                            StepOutcome::Failed { error, .. } => {
+                                failed = true;
+                                format!("Error from {name}: {error}")
                             }
                         };
                         done.push((call.name.clone(), arguments.clone(), result.clone()));
                         result
                     }
                 };
-                if native {
+                if native && failed {
+                    history.push(Message::tool_error(call.id.clone(), content));
+                } else if native {
                     history.push(Message::tool_result(call.id.clone(), content));
                 } else {
                     let called = serde_json::json!({ "name": call.name, "arguments": arguments });

@@ -118,11 +118,14 @@ impl Anthropic {
                     ("assistant", Value::Array(blocks))
                 }
                 Role::Tool => {
-                    let result = json!({
+                    let mut result = json!({
                         "type": "tool_result",
                         "tool_use_id": m.tool_call_id.clone().unwrap_or_default(),
                         "content": m.content,
                     });
+                    if m.is_error {
+                        result["is_error"] = json!(true);
+                    }
                     // The results of parallel calls go back in one user message.
                     if let Some(blocks) = messages.last_mut().and_then(tool_results) {
                         blocks.push(result);

@@ -143,7 +143,7 @@ fn message(m: &Message) -> Value {
     };
     let mut out = Map::new();
     out.insert("role".into(), json!(role));
-    out.insert("content".into(), json!(m.content));
+    out.insert("content".into(), json!(content(m)));
     if !m.tool_calls.is_empty() {
         let calls: Vec<Value> = m
             .tool_calls
@@ -163,6 +163,16 @@ fn message(m: &Message) -> Value {
         out.insert("tool_call_id".into(), json!(id));
     }
     Value::Object(out)
+}
+
+/// A message's content. A tool message has no error flag in this API: a failed call's
+/// content says it failed, unless it already does.
+fn content(m: &Message) -> String {
+    if m.is_error && !m.content.starts_with("Error") {
+        format!("Error: {}", m.content)
+    } else {
+        m.content.clone()
+    }
 }
 
 /// Reads a chat-completions response.

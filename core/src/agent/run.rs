@@ -1,0 +1,470 @@
+//! The loop of an ask: attempts over a schema until a reply fits.
+//!
+//! Each attempt ends in one [`Outcome`]: the reply was accepted, or rejected (a repair
+//! prompt goes back), or the mode could not carry the ask (the next mode is tried, no
+//! attempt counted), or the ask failed. [`Run`] is what the attempts so far leave
+//! behind: the modes still to try, every attempt, the tokens used, the closest value
+//! and the repair prompt of the next attempt.
+
+use serde_json::Value;
+use tracing::{debug, warn};
+
+use super::request::Target;
+use super::retry::CallError;
+use super::{Agent, AskError, Attempt, CancelToken, Event, tools};
+use super::{conversation, read};
+use crate::Error;
+use crate::feedback::{RepairPrompt, RepairStrategy};
+use crate::message::Message;
+use crate::parse::Parser;
+use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage};
+use crate::repair::Fix;
+use crate::toolset::{CheckPanic, ReadError};
+
+/// The reason of a fallback from native tools to text.
+const TEXT_CALL: &str = "the reply wrote the tool call as text, not as a native tool call";
+
+/// What is asked, the same for every attempt.
+pub(super) struct Ask<'a> {
+    pub target: &'a Target,
+    /// The messages before the prompt, as the caller keeps them.
+    pub history: &'a [Message],
+    /// The request; empty when the history ends with it.
+    pub prompt: &'a str,
+    /// The user's request that repair prompts quote.
+    pub request: &'a str,
+    pub cancel: Option<&'a CancelToken>,
+}
+
+/// What a successful run of the loop gives.
+pub(super) struct Success<T> {
+    pub value: T,
+    /// The reply's values (one per tool call when the model made several).
+    pub values: Vec<Value>,
+    pub reply: Reply,
+    /// The attempts used, the successful one included.
+    pub attempts: usize,
+    /// Whether the reply needed local fixes.
+    pub fixed_locally: bool,
+    pub usage: Usage,
+}
+
+/// Why the typed layer did not take a reply's values.
+pub(super) enum Refused {
+    /// The values are wrong: every violation, for a repair prompt.
+    Invalid(Error),
+    /// A semantic check panicked: a bug no reply can fix, so the ask ends.
+    CheckPanicked(CheckPanic),
+}
+
+impl From<Error> for Refused {
+    fn from(error: Error) -> Self {
+        Refused::Invalid(error)
+    }
+}
+
+/// What one attempt came to.
+enum Outcome<T> {
+    /// The reply's values fit the schema and the typed layer took them.
+    Accepted {
+        received: Received,
+        value: T,
+        values: Vec<Value>,
+        fixes: Vec<Fix>,
+    },
+    /// The reply did not fit: why.
+    Rejected { received: Received, error: Error },
+    /// The mode cannot carry the ask, or the server rejected it: the next mode is
+    /// tried and no attempt is counted.
+    FallBack { reason: String, by_server: bool },
+    /// The ask ends with no value.
+    Failed(Failure),
+}
+
+enum Failure {
+    Provider(ProviderError),
+    Cancelled,
+    /// The reply's check panicked; the attempt is kept.
+    CheckPanicked(CheckPanic, Box<Received>),
+}
+
+impl<T> Outcome<T> {
+    fn received(&self) -> Option<&Received> {
+        match self {
+            Outcome::Accepted { received, .. } | Outcome::Rejected { received, .. } => {
+                Some(received)
+            }
+            Outcome::FallBack { .. } | Outcome::Failed(_) => None,
+        }
+    }
+}
+
+/// A reply and the request it answers.
+struct Received {
+    number: usize,
+    mode: Mode,
+    /// The request's messages as text.
+    request: String,
+    reply: Reply,
+    /// The reply as the text the parse layer reads (tool calls written as JSON).
+    raw: String,
+}
+
+impl Received {
+    /// The record of this attempt, with why its reply was rejected.
+    fn record(&self, error: Option<Error>) -> Attempt {
+        Attempt {
+            number: self.number,
+            mode: self.mode,
+            request: self.request.clone(),
+            raw: self.raw.clone(),
+            error,
+            usage: self.reply.usage,
+            finish: self.reply.finish.clone(),
+        }
+    }
+}
+
+/// The state of the loop between attempts.
+struct Run {
+    /// The modes still to try, the current one first.
+    modes: Vec<Mode>,
+    /// Every attempt that got a reply, in order.
+    attempts: Vec<Attempt>,
+    usage: Usage,
+    /// The repaired value with the fewest violations so far, and their count.
+    best: Option<(usize, Value)>,
+    /// The repair prompt the next attempt sends, after a rejected reply.
+    repair: Option<RepairPrompt>,
+}
+
+impl Run {
+    fn new(modes: Vec<Mode>) -> Self {
+        Run {
+            modes,
+            attempts: Vec::new(),
+            usage: Usage::default(),
+            best: None,
+            repair: None,
+        }
+    }
+
+    /// The attempts counted so far: each one that got a reply.
+    fn attempted(&self) -> usize {
+        self.attempts.len()
+    }
+
+    fn mode(&self) -> Option<Mode> {
+        self.modes.first().copied()
+    }
+
+    /// The messages of the next attempt: the first conversation, or its repair.
+    fn messages(&self, base: Vec<Message>, strategy: RepairStrategy) -> Vec<Message> {
+        match &self.repair {
+            Some(repair) => repair.messages(strategy, &base),
+            None => base,
+        }
+    }
+
+    /// Keeps the closest value of a rejected reply. On a tie the later reply wins: it
+    /// was written knowing what was wrong.
+    fn keep_best(&mut self, error: &Error, closest: Option<Value>) {
+        let count = error.violations().len();
+        if let Some(value) = closest
+            && self.best.as_ref().is_none_or(|(n, _)| count <= *n)
+        {
+            self.best = Some((count, value));
+        }
+    }
+
+    fn accept<T>(
+        self,
+        received: Received,
+        value: T,
+        values: Vec<Value>,
+        fixes: &[Fix],
+    ) -> Success<T> {
+        let Run {
+            mut attempts,
+            usage,
+            ..
+        } = self;
+        let number = received.number;
+        // Inside the tool loop, the step keeps every attempt it took.
+        tools::record_step(|| {
+            attempts.push(received.record(None));
+            attempts
+        });
+        Success {
+            value,
+            values,
+            reply: received.reply,
+            attempts: number,
+            fixed_locally: !fixes.is_empty(),
+            usage,
+        }
+    }
+
+    fn fail(self, failure: Failure) -> AskError {
+        match failure {
+            Failure::Provider(error) => AskError::Provider {
+                error,
+                attempts: self.attempts,
+            },
+            Failure::Cancelled => AskError::Cancelled {
+                attempts: self.attempts,
+            },
+            Failure::CheckPanicked(panic, received) => {
+                let mut attempts = self.attempts;
+                let error = Error::from(ReadError::CheckPanicked(panic.clone()));
+                attempts.push(received.record(Some(error)));
+                AskError::CheckPanicked { panic, attempts }
+            }
+        }
+    }
+
+    /// The budget's error, when the tokens used are over it.
+    fn over_budget(&mut self, budget: Option<u64>) -> Option<AskError> {
+        let limit = budget?;
+        let used = self.usage.total();
+        (used > limit).then(|| AskError::Budget {
+            used,
+            limit,
+            attempts: std::mem::take(&mut self.attempts),
+        })
+    }
+
+    fn exhausted(self) -> AskError {
+        AskError::Exhausted {
+            attempts: self.attempts,
+            best: self.best.map(|(_, value)| value),
+        }
+    }
+}
+
+impl<P: Provider> Agent<P> {
+    /// The loop: attempts until a reply's values fit the target's schema and `build`
+    /// accepts them.
+    pub(super) async fn run_attempts<T>(
+        &self,
+        ask: &Ask<'_>,
+        build: impl Fn(&[Value]) -> Result<T, Refused>,
+    ) -> Result<Success<T>, AskError> {
+        let mut run = Run::new(self.modes(ask.target));
+        let parser = Parser::new().coercion(self.coercion);
+        while run.attempted() < self.max_attempts {
+            let Some(mode) = run.mode() else {
+                let error =
+                    ProviderError::Config("no mode can carry this type with this provider".into());
+                return Err(run.fail(Failure::Provider(error)));
+            };
+            let outcome = self.attempt(&run, ask, mode, &parser, &build).await;
+            if let Some(received) = outcome.received() {
+                run.usage += received.reply.usage;
+                // A server that ignores `tools` writes the call as text: the rest of the
+                // ask goes on in the next mode.
+                if self.mode == Mode::Auto
+                    && received.mode == Mode::Tools
+                    && run.modes.len() > 1
+                    && read::call_as_text(&received.reply, &received.raw)
+                {
+                    self.fall_back(&mut run, ask.target, TEXT_CALL.into());
+                }
+            }
+            match outcome {
+                Outcome::Accepted {
+                    received,
+                    value,
+                    values,
+                    fixes,
+                } => {
+                    if !fixes.is_empty() {
+                        self.emit(Event::FixedLocally {
+                            attempt: received.number,
+                            fixes: fixes.clone(),
+                        });
+                    }
+                    return Ok(run.accept(received, value, values, &fixes));
+                }
+                Outcome::Rejected { received, error } => {
+                    self.reject(&mut run, ask, received, error);
+                    if let Some(over) = run.over_budget(self.budget) {
+                        return Err(over);
+                    }
+                    if run.attempted() < self.max_attempts {
+                        self.emit(Event::RepairSent {
+                            attempt: run.attempted(),
+                            strategy: self.strategy,
+                        });
+                    }
+                }
+                Outcome::FallBack { reason, by_server } => {
+                    // The server may have rejected the repair conversation itself (too
+                    // long, say): the next mode starts over.
+                    if by_server {
+                        run.repair = None;
+                    }
+                    self.fall_back(&mut run, ask.target, reason);
+                }
+                Outcome::Failed(failure) => return Err(run.fail(failure)),
+            }
+        }
+        Err(run.exhausted())
+    }
+
+    /// One attempt in `mode`: the request, the call, the reply read.
+    async fn attempt<T>(
+        &self,
+        run: &Run,
+        ask: &Ask<'_>,
+        mode: Mode,
+        parser: &Parser,
+        build: impl Fn(&[Value]) -> Result<T, Refused>,
+    ) -> Outcome<T> {
+        let number = run.attempted() + 1;
+        let base = self.base_messages(ask, mode);
+        let messages = run.messages(base, self.strategy);
+        let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
+        let (mut request, shaped) = match ask.target.request(mode, messages, dialect) {
+            Ok(built) => built,
+            Err(reason) if run.modes.len() > 1 => {
+                return Outcome::FallBack {
+                    reason,
+                    by_server: false,
+                };
+            }
+            Err(reason) => {
+                return Outcome::Failed(Failure::Provider(ProviderError::Config(reason)));
+            }
+        };
+        request.temperature = if number > 1 {
+            self.repair_temperature.or(self.temperature)
+        } else {
+            self.temperature
+        };
+        request.max_tokens = self.max_tokens;
+        self.emit(Event::AttemptStarted {
+            attempt: number,
+            mode,
+        });
+        debug!(attempt = number, %mode, "attempt started");
+        let reply = match self.call(&request, number, ask.cancel).await {
+            Ok(reply) => reply,
+            Err(CallError::Cancelled) => return Outcome::Failed(Failure::Cancelled),
+            Err(CallError::Provider(error))
+                if error.rejects_mode() && self.mode == Mode::Auto && run.modes.len() > 1 =>
+            {
+                return Outcome::FallBack {
+                    reason: error.to_string(),
+                    by_server: true,
+                };
+            }
+            Err(CallError::Provider(error)) => return Outcome::Failed(Failure::Provider(error)),
+        };
+        let raw = ask.target.reply_text(&reply);
+        self.emit(Event::ReplyReceived {
+            attempt: number,
+            usage: reply.usage,
+            finish: reply.finish.clone(),
+            chars: raw.chars().count(),
+        });
+        // The typed value is built inside the loop: what the type rejects is a
+        // violation of that attempt, repaired and kept like any other.
+        let read = read::read(parser, ask.target, &reply, &raw, &shaped, mode)
+            .map_err(Refused::Invalid)
+            .and_then(|(values, fixes)| match build(&values) {
+                Ok(value) => Ok((value, values, fixes)),
+                Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
+                Err(fatal) => Err(fatal),
+            });
+        let received = Received {
+            number,
+            mode,
+            request: request.text(),
+            reply,
+            raw,
+        };
+        match read {
+            Ok((value, values, fixes)) => Outcome::Accepted {
+                received,
+                value,
+                values,
+                fixes,
+            },
+            Err(Refused::Invalid(error)) => Outcome::Rejected { received, error },
+            Err(Refused::CheckPanicked(panic)) => {
+                Outcome::Failed(Failure::CheckPanicked(panic, Box::new(received)))
+            }
+        }
+    }
+
+    /// Records a rejected reply and prepares the repair prompt of the next attempt.
+    fn reject(&self, run: &mut Run, ask: &Ask<'_>, received: Received, error: Error) {
+        let number = received.number;
+        warn!(
+            attempt = number,
+            violations = error.violations().len(),
+            "reply rejected"
+        );
+        self.emit(Event::Violations {
+            attempt: number,
+            error: error.clone(),
+        });
+        let closest = read::closest(&received.raw);
+        let mut repair = RepairPrompt::for_schema(&ask.target.schema, &received.raw, &error);
+        if let Some(value) = &closest {
+            repair = repair.corrected(value);
+        }
+        run.repair = Some(
+            repair
+                .request(ask.request)
+                .attempt(number, self.max_attempts)
+                .truncated(received.reply.finish == FinishReason::Length)
+                .max_reply_chars(self.max_reply_chars),
+        );
+        run.keep_best(&error, closest);
+        run.attempts.push(received.record(Some(error)));
+    }
+
+    /// The modes an ask tries, best first. Under [`Mode::Auto`], later asks for the same
+    /// target start where the last one ended.
+    fn modes(&self, target: &Target) -> Vec<Mode> {
+        match self.mode {
+            Mode::Auto => {
+                let all = self.provider.auto_modes();
+                let skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
+                let skip = skipped.get(&target.name).copied().unwrap_or(0);
+                all[skip.min(all.len().saturating_sub(1))..].to_vec()
+            }
+            fixed => vec![fixed],
+        }
+    }
+
+    fn fall_back(&self, run: &mut Run, target: &Target, reason: String) {
+        let from = run.modes.remove(0);
+        if let Some(to) = run.mode() {
+            warn!(%from, %to, %reason, "mode fallback");
+            if self.mode == Mode::Auto {
+                let mut skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
+                *skipped.entry(target.name.clone()).or_default() += 1;
+            }
+            self.emit(Event::ModeFallback { from, to, reason });
+        }
+    }
+
+    /// The first messages of an attempt: system prompt with the shape, history, the
+    /// request.
+    fn base_messages(&self, ask: &Ask<'_>, mode: Mode) -> Vec<Message> {
+        let instructions = ask.target.instructions(mode, self.form, self.example);
+        let system = match &self.system {
+            Some(s) => format!("{s}\n\n{instructions}"),
+            None => instructions,
+        };
+        let mut messages = vec![Message::system(system)];
+        messages.extend(conversation::in_mode(ask.history, mode, &ask.target.names));
+        if !ask.prompt.is_empty() {
+            messages.push(Message::user(ask.prompt));
+        }
+        messages
+    }
+}

@@ -1,0 +1,56 @@
+//! Tools of MCP servers as a run-time union (cargo feature `mcp`), on the official Rust
+//! SDK, `rmcp`.
+//!
+//! A [`ServerSpec`] says how to reach a server: a child process over stdio, or a URL
+//! over streamable HTTP. [`Server::connect`] starts it, completes the handshake and lists
+//! its tools; [`Server::call`] sends one `tools/call` and reads the result as a
+//! [`ToolOutput`] (its text, and whether the tool reported an error). [`Servers`] puts
+//! several servers' tools in one [`Toolset`](crate::Toolset), each namespaced by its
+//! server (`time.get_current_time`), and routes each call back. [`Agent::run_mcp`]
+//! runs the agent's tool loop over them.
+//!
+//! Every request runs under a [`Timeouts`] limit (30 s to connect, 30 s to list, 60 s
+//! per call by default), and every failure is an [`McpError`] that names the server, the
+//! request and the last lines the server wrote to stderr. In the loop, a failed call
+//! goes back to the model as the tool's error and is kept, with its evidence, in the
+//! run's record of calls. A stdio server's process (and its process group) is killed
+//! when its connection is dropped; [`Servers::close`] waits until it is gone.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use toolschema::Agent;
+//! use toolschema::mcp::{ServerSpec, Servers};
+//! use toolschema::provider::OpenAi;
+//!
+//! let servers = Servers::connect([
+//!     ServerSpec::stdio("time", "mcp-server-time").arg("--local-timezone=UTC"),
+//!     ServerSpec::http("docs", "http://127.0.0.1:8080/mcp"),
+//! ])
+//! .await?;
+//! let agent = Agent::new(OpenAi::from_env()?).max_attempts(3);
+//! let run = agent.run_mcp(&servers, "What time is it in Tokyo?").await?;
+//! for call in &run.calls {
+//!     println!("{call}");
+//! }
+//! println!("{}", run.answer);
+//! servers.close().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`Agent::run_mcp`]: crate::Agent::run_mcp
+
+mod error;
+mod output;
+mod process;
+mod run;
+mod server;
+mod servers;
+mod spec;
+
+pub use error::{McpError, Operation};
+pub use output::ToolOutput;
+pub use run::{McpCall, McpRun, McpRunError, McpTools};
+pub use server::Server;
+pub use servers::Servers;
+pub use spec::{ServerSpec, Timeouts};

@@ -1,0 +1,263 @@
+//! MCP servers in the agent's tool loop: their tools as the union the model chooses
+//! from, a handler per tool that sends the call to its server, and a record of every
+//! call and what came of it.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use super::server::Caller;
+use super::{McpError, Servers, ToolOutput};
+use crate::agent::{Agent, AskError, Toolbox};
+use crate::provider::Provider;
+use crate::{ToolSchema, Toolset};
+
+/// One `tools/call` the loop sent, and what came of it.
+#[derive(Debug, Clone)]
+pub struct McpCall {
+    /// The tool, namespaced by its server (`time.get_current_time`).
+    pub tool: String,
+    pub arguments: Value,
+    /// The server's result (which may report a tool error), or why there is none.
+    pub result: Result<ToolOutput, Arc<McpError>>,
+}
+
+impl McpCall {
+    /// What the model is told: the output, or the error, and whether it is an error.
+    fn for_model(&self) -> Result<String, String> {
+        match &self.result {
+            Ok(output) if output.is_error => Err(output.text.clone()),
+            Ok(output) => Ok(output.text.clone()),
+            // The model needs what happened, not the server's stderr.
+            Err(error) => Err(error
+                .to_string()
+                .split(super::error::STDERR_MARK)
+                .next()
+                .unwrap_or_default()
+                .to_owned()),
+        }
+    }
+}
+
+impl fmt::Display for McpCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({}) ", self.tool, self.arguments)?;
+        match &self.result {
+            Ok(output) if output.is_error => write!(f, "reported an error: {}", output.text),
+            Ok(output) => write!(f, "→ {}", output.text),
+            Err(error) => write!(f, "failed: {error}"),
+        }
+    }
+}
+
+type Observer = Arc<dyn Fn(&McpCall) + Send + Sync>;
+
+/// The tools of connected servers, ready for the loop: the union (with the direct
+/// answer), a handler per tool, and the record of the calls made.
+///
+/// A call whose server fails (it died, did not answer in time, refused the call) goes
+/// back to the model as the tool's error, so that it can answer anyway or use another
+/// tool, and is kept in the record with all its evidence ([`McpCall::result`]).
+pub struct McpTools {
+    toolset: Toolset,
+    toolbox: Toolbox,
+    calls: Arc<Mutex<Vec<McpCall>>>,
+}
+
+impl fmt::Debug for McpTools {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpTools")
+            .field("toolset", &self.toolset)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpTools {
+    fn new(servers: &Servers, observer: Option<Observer>) -> Result<McpTools, McpError> {
+        let toolset = servers.toolset()?.with_answer();
+        let calls: Arc<Mutex<Vec<McpCall>>> = Arc::default();
+        let mut toolbox = Toolbox::new();
+        for (name, caller, tool) in servers.routes() {
+            let handler = Handler {
+                name: name.to_owned(),
+                tool: tool.to_owned(),
+                caller: caller.clone(),
+                calls: Arc::clone(&calls),
+                observer: observer.clone(),
+            };
+            toolbox = toolbox.tool(name, move |arguments: Value| handler.clone().run(arguments));
+        }
+        Ok(McpTools {
+            toolset,
+            toolbox,
+            calls,
+        })
+    }
+
+    /// The union the model chooses from: every server's tools, namespaced, and the
+    /// direct answer.
+    pub fn toolset(&self) -> &Toolset {
+        &self.toolset
+    }
+
+    /// The most model steps one run may take (8 by default).
+    pub fn max_steps(mut self, steps: usize) -> Self {
+        self.toolbox = self.toolbox.max_steps(steps);
+        self
+    }
+
+    /// Adds the `#[tool]` variants of a derived union `T` beside the servers' tools:
+    /// local Rust tools in the same union, their handlers registered by `register` on
+    /// the loop's toolbox under their names (`remember` for a variant `Remember`). Their
+    /// calls are not in the record of MCP calls.
+    pub fn with_local<T: ToolSchema>(
+        mut self,
+        register: impl FnOnce(Toolbox) -> Toolbox,
+    ) -> Result<Self, crate::Error> {
+        let local = Toolset::new().with_derived::<T>()?;
+        self.toolset = self.toolset.merge(local)?;
+        self.toolbox = register(self.toolbox);
+        Ok(self)
+    }
+
+    /// The calls made so far, in order.
+    pub fn calls(&self) -> Vec<McpCall> {
+        lock(&self.calls).clone()
+    }
+
+    fn take_calls(&self) -> Vec<McpCall> {
+        std::mem::take(&mut *lock(&self.calls))
+    }
+}
+
+fn lock(calls: &Mutex<Vec<McpCall>>) -> std::sync::MutexGuard<'_, Vec<McpCall>> {
+    calls
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The handler of one tool in the loop's toolbox.
+#[derive(Clone)]
+struct Handler {
+    /// Namespaced.
+    name: String,
+    /// As the server spells it.
+    tool: String,
+    caller: Caller,
+    calls: Arc<Mutex<Vec<McpCall>>>,
+    observer: Option<Observer>,
+}
+
+impl Handler {
+    async fn run(self, arguments: Value) -> Result<String, String> {
+        let result = self.caller.call(&self.tool, arguments.clone()).await;
+        let call = McpCall {
+            tool: self.name,
+            arguments,
+            result: result.map_err(Arc::new),
+        };
+        if let Some(observer) = &self.observer {
+            observer(&call);
+        }
+        let for_model = call.for_model();
+        lock(&self.calls).push(call);
+        for_model
+    }
+}
+
+impl Servers {
+    /// The servers' tools for the agent's loop ([`Agent::run_mcp_tools`]).
+    pub fn loop_tools(&self) -> Result<McpTools, McpError> {
+        McpTools::new(self, None)
+    }
+
+    /// [`Servers::loop_tools`], with `observer` told of each call as it completes (to
+    /// print the loop step by step).
+    pub fn loop_tools_observed(
+        &self,
+        observer: impl Fn(&McpCall) + Send + Sync + 'static,
+    ) -> Result<McpTools, McpError> {
+        McpTools::new(self, Some(Arc::new(observer)))
+    }
+}
+
+/// What a run over MCP tools gave: the model's answer, and every call made on the way.
+#[derive(Debug, Clone)]
+pub struct McpRun {
+    pub answer: Value,
+    pub calls: Vec<McpCall>,
+}
+
+impl McpRun {
+    /// The calls whose server failed (as opposed to a tool that reported an error).
+    pub fn server_failures(&self) -> impl Iterator<Item = &McpError> {
+        self.calls
+            .iter()
+            .filter_map(|c| c.result.as_ref().err().map(Arc::as_ref))
+    }
+}
+
+/// A run over MCP tools that gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum McpRunError {
+    /// The servers' tools do not make a union.
+    #[error("{0}")]
+    Tools(McpError),
+    /// The loop ended without an answer; the error keeps every attempt, and every call
+    /// made is here too.
+    #[error("{error}{}", CallsSummary(calls))]
+    Ask {
+        error: AskError,
+        calls: Vec<McpCall>,
+    },
+}
+
+impl McpRunError {
+    /// Every attempt of every step (none when the tools did not load).
+    pub fn attempts(&self) -> &[crate::Attempt] {
+        match self {
+            McpRunError::Tools(_) => &[],
+            McpRunError::Ask { error, .. } => error.attempts(),
+        }
+    }
+}
+
+struct CallsSummary<'a>(&'a [McpCall]);
+
+impl fmt::Display for CallsSummary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for call in self.0.iter().filter(|c| c.result.is_err()) {
+            write!(f, "\nMCP call {call}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<P: Provider> Agent<P> {
+    /// Runs the tool loop over the tools of MCP servers: the model chooses among every
+    /// server's tools (namespaced by server) or answers; each validated call is sent to
+    /// its server's `tools/call` and the result goes back to the model, a tool's
+    /// `isError` (and a server that failed) as an error, until the model answers.
+    ///
+    /// A stdio server's process lives as long as `servers`.
+    pub async fn run_mcp(&self, servers: &Servers, prompt: &str) -> Result<McpRun, McpRunError> {
+        let tools = servers.loop_tools().map_err(McpRunError::Tools)?;
+        self.run_mcp_tools(&tools, prompt).await
+    }
+
+    /// [`Agent::run_mcp`] with tools prepared by [`Servers::loop_tools`] (a step limit,
+    /// an observer).
+    pub async fn run_mcp_tools(
+        &self,
+        tools: &McpTools,
+        prompt: &str,
+    ) -> Result<McpRun, McpRunError> {
+        let outcome = self.run_tools(&tools.toolset, prompt, &tools.toolbox).await;
+        let calls = tools.take_calls();
+        match outcome {
+            Ok(answer) => Ok(McpRun { answer, calls }),
+            Err(error) => Err(McpRunError::Ask { error, calls }),
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! A model with the tools of a real MCP server: the official time server
+//! (`mcp-server-time`, from PyPI), started as a child process and spoken to over stdio.
+//! Each step of the loop is printed: the model's attempts, what was rejected and
+//! repaired, each `tools/call` and its result, and the answer.
+//!
+//! ```sh
+//! scripts/mcp-servers                      # installs mcp-server-time into target/
+//! eval "$(scripts/local-model start)"      # or name your own OpenAI-compatible server:
+//! # export OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_MODEL=qwen2.5-coder-0.5b
+//! cargo run --example mcp -- "What time is it in Tokyo? And 9:30 in New York is what time in Berlin?"
+//! ```
+//!
+//! `MCP_SERVER_TIME` names another `mcp-server-time` command.
+
+use std::path::PathBuf;
+
+use toolschema::Agent;
+use toolschema::agent::Event;
+use toolschema::mcp::{McpRunError, ServerSpec, Servers};
+use toolschema::provider::OpenAi;
+
+const DEFAULT_PROMPT: &str = "What time is it in Tokyo right now? And when it is 09:30 in New York, what time is it in Berlin?";
+
+fn show(event: &Event) {
+    match event {
+        Event::AttemptStarted { attempt, mode } => println!("  model · attempt {attempt} ({mode})"),
+        Event::FixedLocally { fixes, .. } => {
+            for fix in fixes {
+                println!("  model · fixed locally: {fix}");
+            }
+        }
+        Event::Violations { error, .. } => {
+            for line in error.to_string().lines() {
+                println!("  model · rejected: {line}");
+            }
+        }
+        Event::RepairSent { attempt, .. } => {
+            println!("  model · repair prompt sent after attempt {attempt}")
+        }
+        Event::ModeFallback { from, to, .. } => println!("  model · {from} rejected; using {to}"),
+        Event::TransportRetry { delay, error, .. } => {
+            println!("  model · retrying in {delay:?}: {error}")
+        }
+        Event::Done { attempts, usage } => println!(
+            "  model · step chosen in {attempts} attempt(s), {} tokens",
+            usage.total()
+        ),
+        _ => {}
+    }
+}
+
+/// `MCP_SERVER_TIME`, or what `scripts/mcp-servers` installed.
+fn time_server() -> Option<PathBuf> {
+    if let Some(command) = std::env::var_os("MCP_SERVER_TIME") {
+        return Some(command.into());
+    }
+    let installed: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "target",
+        "mcp-servers",
+        "venv",
+        "bin",
+        "mcp-server-time",
+    ]
+    .iter()
+    .collect();
+    installed.canonicalize().ok().filter(|path| path.is_file())
+}
+
+#[tokio::main]
+async fn main() {
+    if std::env::var_os("OPENAI_BASE_URL").is_none() {
+        eprintln!(
+            "No model server is named. Start the local model and name it:\n\n    \
+             eval \"$(scripts/local-model start)\"\n    cargo run --example mcp\n\n\
+             or set OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY) for another \
+             OpenAI-compatible server."
+        );
+        std::process::exit(2);
+    }
+    let provider = match OpenAi::from_env() {
+        Ok(provider) => provider,
+        Err(e) => {
+            eprintln!("{e}\nSet OPENAI_MODEL (scripts/local-model env prints it).");
+            std::process::exit(2);
+        }
+    };
+    let Some(time_server) = time_server() else {
+        eprintln!(
+            "mcp-server-time is not installed: run scripts/mcp-servers (it installs it from \
+             PyPI into target/mcp-servers), or set MCP_SERVER_TIME to the command."
+        );
+        std::process::exit(2);
+    };
+    let prompt = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| DEFAULT_PROMPT.to_owned());
+
+    let spec = ServerSpec::stdio("time", time_server).arg("--local-timezone=UTC");
+    println!("starting the MCP server {spec}");
+    let servers = match Servers::connect([spec]).await {
+        Ok(servers) => servers,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    };
+    let tools = servers.loop_tools_observed(|call| println!("  mcp   · {call}"));
+    let tools = match tools {
+        Ok(tools) => tools.max_steps(5),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    };
+    for name in tools.toolset().names() {
+        let shown = tools.toolset().model_name(name).unwrap_or(name);
+        println!("  tool  · {name} (shown to the model as {shown})");
+    }
+
+    println!(
+        "\nasking {} at {}: {prompt:?}",
+        provider.model(),
+        std::env::var("OPENAI_BASE_URL").unwrap_or_default()
+    );
+    let agent = Agent::new(provider)
+        .max_attempts(3)
+        .temperature(0.0)
+        .on_event(show);
+    match agent.run_mcp_tools(&tools, &prompt).await {
+        Ok(run) => {
+            println!("\n=> {}", run.answer);
+            println!("   ({} tool call(s))", run.calls.len());
+        }
+        Err(McpRunError::Ask { error, calls }) => {
+            println!("\n=> no answer: {error}");
+            for attempt in error.attempts() {
+                println!("   attempt {}: {:?}", attempt.number(), attempt.raw());
+            }
+            for call in calls {
+                println!("   call {call}");
+            }
+        }
+        Err(e) => println!("\n=> {e}"),
+    }
+    servers.close().await;
+}

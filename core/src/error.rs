@@ -95,6 +95,38 @@ impl Error {
         self
     }
 
+    /// The violation of a semantic check that panicked, if one did.
+    ///
+    /// A check that panics (`#[schema(validate = path)]`) does not unwind into the caller:
+    /// the panic becomes a [`ViolationKind::CheckPanicked`] at the value it was checking.
+    /// It is a bug in the program, not a problem of the reply, so a loop that repairs
+    /// replies ends with it instead of asking the model again.
+    ///
+    /// ```
+    /// use toolschema::{ToolSchema, ViolationKind};
+    ///
+    /// fn first_is_upper(code: &str) -> Result<(), String> {
+    ///     let first = code.chars().next().expect("a code is never empty");
+    ///     if first.is_uppercase() { Ok(()) } else { Err("start with a capital".into()) }
+    /// }
+    ///
+    /// #[derive(ToolSchema, Debug)]
+    /// struct Room {
+    ///     #[schema(validate = first_is_upper)]
+    ///     code: String,
+    /// }
+    ///
+    /// let err = toolschema::from_str::<Room>(r#"{"code": ""}"#).unwrap_err();
+    /// let panicked = err.panicked_check().expect("the check panicked");
+    /// assert_eq!(panicked.pointer(), "/code");
+    /// assert!(matches!(panicked.kind(), ViolationKind::CheckPanicked { check, .. } if check == "first_is_upper"));
+    /// ```
+    pub fn panicked_check(&self) -> Option<&Violation> {
+        self.violations
+            .iter()
+            .find(|v| matches!(v.kind, ViolationKind::CheckPanicked { .. }))
+    }
+
     pub(crate) fn internal(message: impl Into<String>) -> Self {
         Error::single(Violation::new(
             "",
@@ -284,6 +316,15 @@ pub enum ViolationKind {
     TooDeep { limit: usize },
     /// Any other rejection, with its reason.
     Invalid { message: String },
+    /// A semantic check (`#[schema(validate = path)]`) panicked on this value. The bug is
+    /// in the check, not in the reply, so no repair can fix it: see
+    /// [`Error::panicked_check`].
+    CheckPanicked {
+        /// The check's path as written in the attribute: `check_sku`, `rules::order`.
+        check: String,
+        /// The panic's message, when it had one.
+        message: String,
+    },
 }
 
 /// The bound a number broke.
@@ -410,6 +451,9 @@ impl Display for ViolationKind {
                 write!(f, "nested more than {limit} levels deep")
             }
             ViolationKind::Invalid { message } => f.write_str(message),
+            ViolationKind::CheckPanicked { check, message } => {
+                write!(f, "the check `{check}` panicked: {message}")
+            }
         }
     }
 }

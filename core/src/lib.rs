@@ -101,7 +101,7 @@ pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
 pub use schema::{Generator, Node, Schema, ToolSchema};
 pub use toolschema_macros::ToolSchema;
-pub use toolset::{Call, Choice, Toolset};
+pub use toolset::{Call, Choice, Rejection, Toolset};
 pub use validate::MAX_DEPTH;
 
 /// The building blocks of the schema model, for code that inspects or builds schemas.

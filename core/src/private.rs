@@ -8,6 +8,11 @@ use std::borrow::Cow;
 pub use serde;
 pub use serde_json::{Map, Number, Value, json};
 
+// `#[schema(validate = path)]`: the checks run while a value is built.
+#[path = "private/validation.rs"]
+mod validation;
+pub use validation::{IntoRejection, Lend, Validation};
+
 pub use crate::strict::{
     Check, Checked, FirstKey, Key, Limit, Strict, TagKey, checked_value, end_of_map, end_of_seq,
     item, reject, rest_through_value, tagged_through_value, through_value,
@@ -635,4 +640,47 @@ pub fn bridge_build<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, E
 /// `None` for a bridged `Option` field's absence, so it is not required.
 pub fn bridge_missing<T: serde::de::DeserializeOwned>() -> Option<T> {
     serde_json::from_value(Value::Null).ok()
+}
+
+/// The items of an array built into a collection, every item's problems reported under
+/// its index (`/2/sku`), all of them, not the first.
+pub fn items_of<T: ToolSchema, C: FromIterator<T>>(value: Value) -> Result<C, Error> {
+    let mut violations = Vec::new();
+    let items: Vec<T> = expect_array(value)?
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, item)| match T::from_json(item) {
+            Ok(item) => Some(item),
+            Err(e) => {
+                violations.extend(e.under(&i.to_string()).into_violations());
+                None
+            }
+        })
+        .collect();
+    if violations.is_empty() {
+        Ok(items.into_iter().collect())
+    } else {
+        Err(Error::new(violations))
+    }
+}
+
+/// The members of an object built into a map, every value's problems reported under its
+/// key.
+pub fn members_of<V: ToolSchema, C: FromIterator<(String, V)>>(value: Value) -> Result<C, Error> {
+    let mut violations = Vec::new();
+    let members: Vec<(String, V)> = expect_object(value)?
+        .into_iter()
+        .filter_map(|(key, member)| match V::from_json(member) {
+            Ok(member) => Some((key, member)),
+            Err(e) => {
+                violations.extend(e.under(&key).into_violations());
+                None
+            }
+        })
+        .collect();
+    if violations.is_empty() {
+        Ok(members.into_iter().collect())
+    } else {
+        Err(Error::new(violations))
+    }
 }

@@ -149,6 +149,12 @@ fn check_fields(cx: &Ctxt, fields: &[Field]) {
                     "a skipped field is not in the schema; remove this #[schema] attribute",
                 );
             }
+            if a.validate.get().is_some() {
+                cx.error_spanned_by(
+                    a.validate.tokens(),
+                    "a skipped field is not read, so its check would never run; check it in the container's #[schema(validate)]",
+                );
+            }
         }
     }
 }

@@ -186,7 +186,10 @@ impl<P: Provider> Agent<P> {
         let build = |values: &[Value]| {
             tools.choose(values.to_vec()).map_err(|e| match e {
                 ReadError::Invalid(e) => Refused::Invalid(e),
-                ReadError::CheckPanicked(panic) => Refused::CheckPanicked(panic),
+                ReadError::CheckPanicked(panic) => {
+                    let error = Error::from(ReadError::CheckPanicked(panic.clone()));
+                    Refused::CheckPanicked(panic, error)
+                }
             })
         };
         let ask = Ask {

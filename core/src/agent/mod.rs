@@ -39,6 +39,7 @@ use crate::feedback::RepairStrategy;
 use crate::message::Message;
 use crate::provider::{Mode, Provider, Reply};
 use crate::schema::{Schema, ToolSchema};
+use crate::toolset::CheckPanic;
 use events::Counters;
 use request::Target;
 use run::{Ask, Refused, Success};
@@ -307,7 +308,18 @@ impl<P: Provider> Agent<P> {
         cancel: Option<&CancelToken>,
     ) -> Result<(T, Vec<Value>, Reply), AskError> {
         let build = |values: &[Value]| match values.first() {
-            Some(first) => T::from_json(first.clone()).map_err(Refused::from),
+            // A check of the type that panicked is a bug of the program, not of the
+            // reply: it ends the ask instead of being sent back to the model.
+            Some(first) => T::from_json(first.clone()).map_err(|e| match e.panicked_check() {
+                Some(panicked) => Refused::CheckPanicked(
+                    CheckPanic {
+                        tool: T::schema_name().into_owned(),
+                        message: panicked.to_string(),
+                    },
+                    e,
+                ),
+                None => Refused::from(e),
+            }),
             None => Err(Error::internal("the reply held no value").into()),
         };
         let target = Target::new(Schema::of::<T>(), &T::schema_name());

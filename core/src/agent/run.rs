@@ -19,7 +19,7 @@ use crate::message::Message;
 use crate::parse::Parser;
 use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage};
 use crate::repair::Fix;
-use crate::toolset::{CheckPanic, ReadError};
+use crate::toolset::CheckPanic;
 
 /// The reason of a fallback from native tools to text.
 const TEXT_CALL: &str = "the reply wrote the tool call as text, not as a native tool call";
@@ -53,8 +53,9 @@ pub(super) struct Success<T> {
 pub(super) enum Refused {
     /// The values are wrong: every violation, for a repair prompt.
     Invalid(Error),
-    /// A semantic check panicked: a bug no reply can fix, so the ask ends.
-    CheckPanicked(CheckPanic),
+    /// A semantic check panicked: a bug no reply can fix, so the ask ends. The error is
+    /// what the attempt records.
+    CheckPanicked(CheckPanic, Error),
 }
 
 impl From<Error> for Refused {
@@ -84,8 +85,8 @@ enum Outcome<T> {
 enum Failure {
     Provider(ProviderError),
     Cancelled,
-    /// The reply's check panicked; the attempt is kept.
-    CheckPanicked(CheckPanic, Box<Received>),
+    /// The reply's check panicked; the attempt is kept with its error.
+    CheckPanicked(CheckPanic, Error, Box<Received>),
 }
 
 impl<T> Outcome<T> {
@@ -214,9 +215,8 @@ impl Run {
             Failure::Cancelled => AskError::Cancelled {
                 attempts: self.attempts,
             },
-            Failure::CheckPanicked(panic, received) => {
+            Failure::CheckPanicked(panic, error, received) => {
                 let mut attempts = self.attempts;
-                let error = Error::from(ReadError::CheckPanicked(panic.clone()));
                 attempts.push(received.record(Some(error)));
                 AskError::CheckPanicked { panic, attempts }
             }
@@ -392,8 +392,8 @@ impl<P: Provider> Agent<P> {
                 fixes,
             },
             Err(Refused::Invalid(error)) => Outcome::Rejected { received, error },
-            Err(Refused::CheckPanicked(panic)) => {
-                Outcome::Failed(Failure::CheckPanicked(panic, Box::new(received)))
+            Err(Refused::CheckPanicked(panic, error)) => {
+                Outcome::Failed(Failure::CheckPanicked(panic, error, Box::new(received)))
             }
         }
     }

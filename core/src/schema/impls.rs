@@ -13,7 +13,7 @@ use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use super::{Generator, Node, ToolSchema, Types};
-use crate::__private::{Items, expect_array, expect_object, wrong_shape};
+use crate::__private::{Items, expect_object, items_of, members_of, wrong_shape};
 use crate::Error;
 use crate::strict::{MapVisitor, OptionVisitor, SeqVisitor, Strict, end_of_seq, item, reject};
 
@@ -289,7 +289,7 @@ macro_rules! sequences {
                 array_of(T::describe(generator))
             }
             fn from_json(value: Value) -> Result<Self, Error> {
-                expect_array(value)?.into_iter().map(T::from_json).collect()
+                items_of(value)
             }
             fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 d.deserialize_seq(SeqVisitor::<Self, T>::new())
@@ -314,7 +314,7 @@ macro_rules! sets {
                 Node { unique_items: true, ..array_of(T::describe(generator)) }
             }
             fn from_json(value: Value) -> Result<Self, Error> {
-                expect_array(value)?.into_iter().map(T::from_json).collect()
+                items_of(value)
             }
         }
     )*};
@@ -337,10 +337,7 @@ impl<T: ToolSchema, const N: usize> ToolSchema for [T; N] {
         }
     }
     fn from_json(value: Value) -> Result<Self, Error> {
-        let items: Vec<T> = expect_array(value)?
-            .into_iter()
-            .map(T::from_json)
-            .collect::<Result<_, _>>()?;
+        let items: Vec<T> = items_of(value)?;
         items
             .try_into()
             .map_err(|_| Error::internal(format!("expected exactly {N} items")))
@@ -366,10 +363,7 @@ impl<V: ToolSchema, S: BuildHasher + Default + 'static> ToolSchema for HashMap<S
         map_of(V::describe(generator))
     }
     fn from_json(value: Value) -> Result<Self, Error> {
-        expect_object(value)?
-            .into_iter()
-            .map(|(k, v)| Ok((k, V::from_json(v)?)))
-            .collect()
+        members_of(value)
     }
     fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(MapVisitor::<Self, V>::new())
@@ -384,10 +378,7 @@ impl<V: ToolSchema> ToolSchema for BTreeMap<String, V> {
         map_of(V::describe(generator))
     }
     fn from_json(value: Value) -> Result<Self, Error> {
-        expect_object(value)?
-            .into_iter()
-            .map(|(k, v)| Ok((k, V::from_json(v)?)))
-            .collect()
+        members_of(value)
     }
     fn deserialize_strict<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_map(MapVisitor::<Self, V>::new())

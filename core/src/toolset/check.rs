@@ -120,7 +120,8 @@ impl Rejection {
 /// prompt can fix it. The agent ends the ask with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct CheckPanic {
-    /// The tool whose check panicked, as the server spells it.
+    /// The tool whose check panicked, as the server spells it; for a derived type's
+    /// `#[schema(validate = ...)]` check, the type's schema name.
     pub tool: String,
     /// The panic's message, when it had one.
     pub message: String,

@@ -7,8 +7,8 @@ use syn::{Expr, Lit, LitStr, Token};
 
 use super::{
     Attr, BRIDGE, Bounds, DESCRIPTION, DIALECT, DefaultValue, EXAMPLE, FORMAT, FORMATS, HINT,
-    LENGTH, MAX, MIN, Number, PATTERN, RANGE, deserialize_name, doc, each_schema, each_serde,
-    get_lit_str, misplaced_dialect, skip,
+    LENGTH, MAX, MIN, Number, PATTERN, RANGE, VALIDATE, deserialize_name, doc, each_schema,
+    each_serde, get_check_path, get_lit_str, misplaced_dialect, skip,
 };
 use crate::ctxt::Ctxt;
 
@@ -29,6 +29,8 @@ pub struct Field {
     pub example: Attr<Expr>,
     pub hint: Attr<String>,
     pub bridge: Attr<()>,
+    /// `#[schema(validate = path)]`: a check of the field's value, `fn(&T) -> Result<(), E>`.
+    pub validate: Attr<syn::ExprPath>,
     /// `#[schema(description)]` as written, empty when the description is the doc comment.
     pub explicit_description: TokenStream,
 }
@@ -50,6 +52,7 @@ impl Field {
             example: Attr::none("schema(example)"),
             hint: Attr::none("schema(hint)"),
             bridge: Attr::none("schema(bridge)"),
+            validate: Attr::none("schema(validate)"),
             explicit_description: TokenStream::new(),
         };
         each_serde(cx, &field.attrs, |meta| {
@@ -167,6 +170,12 @@ impl Field {
                 BRIDGE => {
                     // #[schema(bridge)]: schemars::JsonSchema + serde::Deserialize
                     this.bridge.set(cx, &meta.path, ());
+                }
+                VALIDATE => {
+                    // #[schema(validate = check_sku)]
+                    if let Some(path) = get_check_path(cx, meta)? {
+                        this.validate.set(cx, &meta.path, path);
+                    }
                 }
                 DIALECT => misplaced_dialect(cx, meta, "field")?,
                 _ => return Ok(false),

@@ -27,6 +27,7 @@ const MIN: &str = "min";
 const MAX: &str = "max";
 const NAME: &str = "name";
 const DIALECT: &str = "dialect";
+const VALIDATE: &str = "validate";
 
 pub const FORMATS: &[&str] = &["date", "date-time", "email", "time", "uri", "uuid"];
 
@@ -128,6 +129,38 @@ fn get_lit_str(cx: &Ctxt, key: &str, meta: &ParseNestedMeta) -> syn::Result<Opti
             Ok(None)
         }
     }
+}
+
+/// `validate = path`: the path of the function that checks the value.
+fn get_check_path(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<syn::ExprPath>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match expr {
+        Expr::Path(path) => Ok(Some(path)),
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => {
+            cx.error_spanned_by(
+                &s,
+                format!(
+                    "#[schema(validate)] takes a path, not a string: write `validate = {}`",
+                    s.value()
+                ),
+            );
+            Ok(None)
+        }
+        other => {
+            cx.error_spanned_by(
+                other,
+                "#[schema(validate)] takes the path of a function: `validate = check_order`",
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// The path of a check as written, for messages: `rules::check_sku`.
+pub fn check_name(path: &syn::ExprPath) -> String {
+    path.to_token_stream().to_string().replace(' ', "")
 }
 
 /// Skips a key this derive does not read (serde's own keys are serde's to check).
@@ -232,6 +265,8 @@ pub struct Container {
     pub description: Option<String>,
     /// `#[schema(dialect = "openai_strict")]`: a provider whose limits are checked.
     pub dialect: Attr<Dialect>,
+    /// `#[schema(validate = path)]`: a check of the whole value, `fn(&Self) -> Result<(), E>`.
+    pub validate: Attr<syn::ExprPath>,
     /// The `tag`, `content`, `untagged` and `transparent` keys as written, for spans.
     pub shape_tokens: ShapeTokens,
     /// `#[tool]` or `#[answer]` written on the container, which is an error.
@@ -251,6 +286,7 @@ impl Container {
             default: DefaultValue::None,
             description: doc(&input.attrs),
             dialect: Attr::none("schema(dialect)"),
+            validate: Attr::none("schema(validate)"),
             shape_tokens: ShapeTokens::default(),
             misplaced: Vec::new(),
         };
@@ -331,6 +367,12 @@ impl Container {
                                 );
                             }
                         }
+                    }
+                }
+                VALIDATE => {
+                    // #[schema(validate = check_order)]
+                    if let Some(path) = get_check_path(cx, meta)? {
+                        this.validate.set(cx, &meta.path, path);
                     }
                 }
                 _ => return Ok(false),
@@ -424,6 +466,13 @@ impl Variant {
                     }
                 }
                 DIALECT => misplaced_dialect(cx, meta, "variant")?,
+                VALIDATE => {
+                    cx.error_spanned_by(
+                        &meta.path,
+                        "#[schema(validate)] goes on a field or on the enum, not on a variant",
+                    );
+                    skip(meta)?;
+                }
                 _ => return Ok(false),
             }
             Ok(true)

@@ -1,12 +1,33 @@
 //! `from_json`: the value, taken apart from JSON that the schema already accepted.
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::ast::{Container, Data, Field, Style, Variant};
-use crate::attr::DefaultValue;
+use crate::attr::{DefaultValue, check_name};
 
 pub fn from_json(cont: &Container) -> TokenStream {
+    let body = build(cont);
+    let Some(path) = cont.attrs.validate.get() else {
+        return body;
+    };
+    // The container's check sees the value whole, once every field is built and passed
+    // its own check.
+    let name = check_name(path);
+    let check = quote_spanned!(path.span()=> __validation.container(#name, &__value, #path));
+    quote! {
+        let __value: ::core::result::Result<Self, ::toolschema::Error> = { #body };
+        let __value = __value?;
+        let mut __validation = ::toolschema::__private::Validation::new();
+        #check;
+        __validation.finish()?;
+        ::core::result::Result::Ok(__value)
+    }
+}
+
+/// The value built, as a `Result<Self, Error>`.
+fn build(cont: &Container) -> TokenStream {
     match &cont.data {
         Data::Struct(style, fields) => {
             let container_default = !matches!(cont.attrs.default, DefaultValue::None);
@@ -60,45 +81,105 @@ fn positional(
     fields: &[Field],
     source: TokenStream,
 ) -> TokenStream {
-    let live: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip).collect();
-    if let (Style::Newtype, Some(only)) = (style, live.first()) {
-        let build = value_of(only, quote!(#source));
-        let members = fields.iter().map(|f| {
-            let member = &f.member;
-            let value = if f.attrs.skip {
-                default_of(f, false)
-            } else {
-                build.clone()
-            };
-            quote!(#member: #value)
-        });
-        return quote!(#path { #(#members),* });
-    }
-    let members = fields.iter().map(|f| {
-        let member = &f.member;
+    // A newtype's value is the whole JSON value, a tuple's an array of its live fields.
+    let newtype = style == Style::Newtype && fields.iter().any(|f| !f.attrs.skip);
+    let live = fields.iter().enumerate().filter(|(_, f)| !f.attrs.skip);
+    let mut takes = Vec::new();
+    let mut checks = Vec::new();
+    for (index, (i, f)) in live.enumerate() {
+        let var = binding(i);
         let ty = f.ty;
+        let take = if newtype {
+            value_of(f, source.clone())
+        } else if f.attrs.bridge.get().is_some() {
+            quote!(__items.take_bridged::<#ty>())
+        } else {
+            quote!(__items.take::<#ty>())
+        };
+        takes.push(quote!(let #var = __validation.keep(#take);));
+        if let Some(check) = f.attrs.validate.get() {
+            let segment = if newtype {
+                quote!(::core::option::Option::None)
+            } else {
+                let index = index.to_string();
+                quote!(::core::option::Option::Some(#index))
+            };
+            checks.push(field_check(check, segment, &var));
+        }
+    }
+    let open = if newtype {
+        quote!()
+    } else {
+        quote!(let mut __items = ::toolschema::__private::Items::new(#source)?;)
+    };
+    let members = fields.iter().enumerate().map(|(i, f)| {
+        let member = &f.member;
         let value = if f.attrs.skip {
             default_of(f, false)
-        } else if f.attrs.bridge.get().is_some() {
-            quote!(__items.take_bridged::<#ty>()?)
         } else {
-            quote!(__items.take::<#ty>()?)
+            let var = binding(i);
+            quote!(#var)
         };
         quote!(#member: #value)
     });
+    let built = gather(fields, &takes, &checks);
     quote!({
-        let mut __items = ::toolschema::__private::Items::new(#source)?;
+        #open
+        #built
         #path { #(#members),* }
     })
 }
 
-/// A single value of the field's type from `source`.
+/// The binding of the field at `i`: an `Option` of its value until every field is built.
+fn binding(i: usize) -> Ident {
+    format_ident!("__field{}", i)
+}
+
+/// Takes every live field's value, runs the fields' checks, reports every problem, and
+/// binds each value out of its `Option`.
+fn gather(fields: &[Field], takes: &[TokenStream], checks: &[TokenStream]) -> TokenStream {
+    if takes.is_empty() {
+        return quote!();
+    }
+    let vars: Vec<Ident> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.attrs.skip)
+        .map(|(i, _)| binding(i))
+        .collect();
+    let unwrap = (!vars.is_empty()).then(|| {
+        quote! {
+            let (#(::core::option::Option::Some(#vars),)*) = (#(#vars,)*) else {
+                return ::core::result::Result::Err(::toolschema::__private::Validation::lost());
+            };
+        }
+    });
+    quote! {
+        let mut __validation = ::toolschema::__private::Validation::new();
+        #(#takes)*
+        #(#checks)*
+        __validation.finish()?;
+        #unwrap
+    }
+}
+
+/// A field's check on the value bound to `var` (an `Option`, `None` where the value
+/// was not built), reporting under `segment`. Spanned at the check's path, so a path that
+/// does not fit is an error there.
+fn field_check(check: &syn::ExprPath, segment: TokenStream, var: &Ident) -> TokenStream {
+    let name = check_name(check);
+    quote_spanned! {check.span()=>
+        __validation.field(#segment, #name, ::core::option::Option::as_ref(&#var), #check);
+    }
+}
+
+/// A single value of the field's type from `source`, as a `Result`.
 fn value_of(f: &Field, source: TokenStream) -> TokenStream {
     let ty = f.ty;
     if f.attrs.bridge.get().is_some() {
-        quote!(::toolschema::__private::bridge_build::<#ty>(#source)?)
+        quote!(::toolschema::__private::bridge_build::<#ty>(#source))
     } else {
-        quote!(<#ty as ::toolschema::ToolSchema>::from_json(#source)?)
+        quote!(<#ty as ::toolschema::ToolSchema>::from_json(#source))
     }
 }
 
@@ -118,7 +199,6 @@ fn named(
     source: TokenStream,
     container_default: bool,
 ) -> TokenStream {
-    let binding = |i: usize| format_ident!("__field{}", i);
     // Plain fields first, so flattened ones take only what is left.
     let order = fields
         .iter()
@@ -130,30 +210,47 @@ fn named(
                 .enumerate()
                 .filter(|(_, f)| !f.attrs.skip && f.attrs.flatten),
         );
-    let takes = order.map(|(i, f)| {
-        let var = binding(i);
-        let ty = f.ty;
-        let name = &f.name;
-        let aliases = &f.attrs.aliases;
-        let bridged = f.attrs.bridge.get().is_some();
-        let has_default = !matches!(f.attrs.default, DefaultValue::None) || container_default;
-        let take = if f.attrs.flatten {
-            quote!(__fields.take_flattened::<#ty>())
-        } else if has_default {
-            let default = default_of(f, container_default);
-            let method = if bridged {
-                quote!(take_bridged_or)
+    let takes: Vec<TokenStream> = order
+        .map(|(i, f)| {
+            let var = binding(i);
+            let ty = f.ty;
+            let name = &f.name;
+            let aliases = &f.attrs.aliases;
+            let bridged = f.attrs.bridge.get().is_some();
+            let has_default = !matches!(f.attrs.default, DefaultValue::None) || container_default;
+            let take = if f.attrs.flatten {
+                quote!(__fields.take_flattened::<#ty>())
+            } else if has_default {
+                let default = default_of(f, container_default);
+                let method = if bridged {
+                    quote!(take_bridged_or)
+                } else {
+                    quote!(take_or)
+                };
+                quote!(__fields.#method::<#ty>(#name, &[#(#aliases),*], || #default))
+            } else if bridged {
+                quote!(__fields.take_bridged::<#ty>(#name, &[#(#aliases),*]))
             } else {
-                quote!(take_or)
+                quote!(__fields.take::<#ty>(#name, &[#(#aliases),*]))
             };
-            quote!(__fields.#method::<#ty>(#name, &[#(#aliases),*], || #default))
-        } else if bridged {
-            quote!(__fields.take_bridged::<#ty>(#name, &[#(#aliases),*]))
-        } else {
-            quote!(__fields.take::<#ty>(#name, &[#(#aliases),*]))
-        };
-        quote!(let #var = #take?;)
-    });
+            quote!(let #var = __validation.keep(#take);)
+        })
+        .collect();
+    let checks: Vec<TokenStream> = fields
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let check = f.attrs.validate.get().filter(|_| !f.attrs.skip)?;
+            // A flattened field's keys are the object's own.
+            let segment = if f.attrs.flatten {
+                quote!(::core::option::Option::None)
+            } else {
+                let name = &f.name;
+                quote!(::core::option::Option::Some(#name))
+            };
+            Some(field_check(check, segment, &binding(i)))
+        })
+        .collect();
     let members = fields.iter().enumerate().map(|(i, f)| {
         let member = &f.member;
         if f.attrs.skip {
@@ -164,9 +261,10 @@ fn named(
             quote!(#member: #var)
         }
     });
+    let built = gather(fields, &takes, &checks);
     quote!({
         let mut __fields = ::toolschema::__private::Fields::new(#source)?;
-        #(#takes)*
+        #built
         #path { #(#members),* }
     })
 }
@@ -174,24 +272,33 @@ fn named(
 fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {
     let a = &cont.attrs;
     let live: Vec<&Variant> = variants.iter().filter(|v| !v.attrs.skip).collect();
-    let build = |v: &Variant, source: TokenStream| {
+    // The payload's problems are reported under where the payload is: `/arguments` in a
+    // tool call, `/Variant` in external tagging, the content key in adjacent tagging.
+    let build = |v: &Variant, source: TokenStream, under: Option<TokenStream>| {
         let ident = &v.ident;
-        payload(quote!(Self::#ident), v.style, &v.fields, source, false)
+        let body = payload(quote!(Self::#ident), v.style, &v.fields, source, false);
+        match under {
+            Some(segment) if v.style != Style::Unit => quote! {
+                (|| ::core::result::Result::<Self, ::toolschema::Error>::Ok(#body))()
+                    .map_err(|__e| __e.under(#segment))?
+            },
+            _ => body,
+        }
     };
-    let arms = |source: TokenStream| {
+    let arms = |source: TokenStream, under: Option<TokenStream>| {
         let arms = live.iter().filter(|v| v.attrs.answer.is_none()).map(|v| {
             let name = &v.name;
             let aliases = &v.attrs.aliases;
-            let body = build(v, source.clone());
+            let body = build(v, source.clone(), under.clone());
             quote!(#name #(| #aliases)* => ::core::result::Result::Ok(#body),)
         });
         quote!(#(#arms)*)
     };
     if cont.is_tool_union() {
-        let tools = arms(quote!(__payload));
+        let tools = arms(quote!(__payload), Some(quote!("arguments")));
         let answer = match live.iter().find(|v| v.attrs.answer.is_some()) {
             Some(v) => {
-                let body = build(v, quote!(__payload));
+                let body = build(v, quote!(__payload), Some(quote!("answer")));
                 quote!(::core::result::Result::Ok(#body))
             }
             None => quote!({
@@ -211,7 +318,7 @@ fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {
     }
     if a.untagged {
         let arms = live.iter().enumerate().map(|(i, v)| {
-            let body = build(v, quote!(value));
+            let body = build(v, quote!(value), None);
             quote!(#i => ::core::result::Result::Ok(#body),)
         });
         return quote! {
@@ -221,22 +328,31 @@ fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {
             }
         };
     }
-    let split = match (&a.tag, &a.content) {
-        (Some(tag), Some(content)) => quote! {
-            let mut __fields = ::toolschema::__private::Fields::new(value)?;
-            let __tag = __fields.tag(#tag)?;
-            let __payload = __fields.content(#content);
-        },
-        (Some(tag), None) => quote! {
-            let mut __fields = ::toolschema::__private::Fields::new(value)?;
-            let __tag = __fields.tag(#tag)?;
-            let __payload = __fields.into_value();
-        },
-        _ => quote! {
-            let (__tag, __payload) = ::toolschema::__private::external_tag(value)?;
-        },
+    let (split, under) = match (&a.tag, &a.content) {
+        (Some(tag), Some(content)) => (
+            quote! {
+                let mut __fields = ::toolschema::__private::Fields::new(value)?;
+                let __tag = __fields.tag(#tag)?;
+                let __payload = __fields.content(#content);
+            },
+            Some(quote!(#content)),
+        ),
+        (Some(tag), None) => (
+            quote! {
+                let mut __fields = ::toolschema::__private::Fields::new(value)?;
+                let __tag = __fields.tag(#tag)?;
+                let __payload = __fields.into_value();
+            },
+            None,
+        ),
+        _ => (
+            quote! {
+                let (__tag, __payload) = ::toolschema::__private::external_tag(value)?;
+            },
+            Some(quote!(&__tag)),
+        ),
     };
-    let arms = arms(quote!(__payload));
+    let arms = arms(quote!(__payload), under);
     quote! {
         #split
         match __tag.as_str() {

@@ -2,8 +2,9 @@
 //! schema's rules while they read (see `toolschema`'s `strict` module).
 //!
 //! Shapes that are not streamed (untagged and adjacently tagged enums, tool unions,
-//! flattened and bridged fields) keep the trait's default, which reads a `Value` and
-//! checks it against the type's schema.
+//! flattened and bridged fields, types with a `#[schema(validate)]` check) keep the
+//! trait's default, which reads a `Value`, checks it against the type's schema and builds
+//! the value with `from_json`, where the checks run.
 
 use proc_macro2::{Group, Spacing, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
@@ -58,10 +59,13 @@ pub fn deserialize_strict(input: &syn::DeriveInput, cont: &Container) -> Option<
 /// Whether the fast path reads this shape as it streams.
 fn streamable(cont: &Container) -> bool {
     let plain = |fields: &[Field]| {
-        fields
-            .iter()
-            .all(|f| !f.attrs.flatten && f.attrs.bridge.get().is_none())
+        fields.iter().all(|f| {
+            !f.attrs.flatten && f.attrs.bridge.get().is_none() && f.attrs.validate.get().is_none()
+        })
     };
+    if cont.attrs.validate.get().is_some() {
+        return false;
+    }
     let has_payload = |style: Style, fields: &[Field]| {
         style != Style::Newtype || fields.iter().any(|f| !f.attrs.skip)
     };

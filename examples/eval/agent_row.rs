@@ -1,4 +1,5 @@
-//! The toolschema rows: `Agent::ask::<T>()` in one mode.
+//! The toolschema rows: `Agent::ask::<T>()` in one mode, or `Agent::ask_tools` on the
+//! same union given as JSON at run time.
 //!
 //! Calls, tokens and which attempt succeeded are read from the agent's events, per ask;
 //! a failed ask's replies come from `AskError::attempts()`.
@@ -33,9 +34,33 @@ pub fn ask_as<'a, T: ToolSchema + Serialize>(
     })
 }
 
+/// `Agent::ask_tools` on the run-time tools of `--set runtime`, the choice written back
+/// with the tools' names as the servers spell them.
+pub fn ask_runtime_tools<'a>(
+    agent: &'a Agent<OpenAi>,
+    prompt: &'a str,
+) -> Pin<Box<dyn Future<Output = Result<Value, AskError>> + 'a>> {
+    Box::pin(async move {
+        let choice = agent
+            .ask_tools(&crate::runtime_tools::TOOLS, prompt)
+            .await?;
+        Ok(crate::runtime_tools::choice_json(&choice))
+    })
+}
+
+/// How a row asks for a task's union.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asks {
+    /// `Agent::ask::<T>()` on the derived type.
+    Type,
+    /// `Agent::ask_tools` on the same tools given as JSON at run time.
+    Toolset,
+}
+
 /// One toolschema row: an agent in one mode, and the events of the ask under way.
 pub struct AgentRow {
     agent: Agent<OpenAi>,
+    asks: Asks,
     events: Arc<Mutex<Vec<Event>>>,
 }
 
@@ -46,6 +71,7 @@ impl AgentRow {
     pub fn new(
         provider: OpenAi,
         mode: Mode,
+        asks: Asks,
         variant: &[&str],
         max_attempts: usize,
         max_tokens: u32,
@@ -72,12 +98,26 @@ impl AgentRow {
                 other => return Err(format!("unknown row variant `{other}`")),
             };
         }
-        Ok(AgentRow { agent, events })
+        Ok(AgentRow {
+            agent,
+            asks,
+            events,
+        })
     }
 
     pub async fn run(&self, task: &Task) -> Trace {
+        let ask = match (self.asks, task.answer.ask_tools) {
+            (Asks::Type, _) => task.answer.ask,
+            (Asks::Toolset, Some(ask_tools)) => ask_tools,
+            (Asks::Toolset, None) => {
+                return Trace {
+                    error: Some(format!("{} has no run-time tools", task.answer.name)),
+                    ..Trace::default()
+                };
+            }
+        };
         lock(&self.events).clear();
-        let result = (task.answer.ask)(&self.agent, task.prompt).await;
+        let result = ask(&self.agent, task.prompt).await;
         let events = std::mem::take(&mut *lock(&self.events));
         let mut trace = trace_of(&events);
         match result {

@@ -6,10 +6,18 @@
 //! cargo run --release --example eval                                   # every row, every task
 //! cargo run --release --example eval -- --rows auto,naive --tasks 0-19 --out eval.json
 //! cargo run --release --example eval -- --check                        # the tasks only, no model
+//! cargo run --release --example eval -- --set runtime                  # tools given as JSON
+//! cargo run --release --example eval -- --set runtime --check
 //! ```
 //!
 //! Rows: `auto`, `json_schema`, `json_object`, `prompt`, `tools` (`Agent::ask` in that
-//! mode), `naive`, `instructor`. Every row runs at temperature 0 with the same attempt
+//! mode), `naive`, `instructor`.
+//!
+//! `--set runtime` asks for a union of tools given as JSON at run time (Home
+//! Assistant-style intents and two MCP servers' tools, `runtime_tools.rs`): the mode rows
+//! run `Agent::ask_tools` on the `Toolset`, `derived` runs `Agent::ask` on the same union
+//! derived in Rust (`Mode::Auto`; `derived+tools` and so on for another mode), `naive`
+//! pastes the union's JSON Schema. Calls are scored under the servers' names. Every row runs at temperature 0 with the same attempt
 //! and token limits. Per row it reports typed success, exactly right, model calls,
 //! tokens and seconds per task, and one-round repair success: of the first attempts that
 //! gave no value, how many the second attempt fixed.
@@ -19,6 +27,9 @@ mod chat;
 mod instructor;
 mod naive;
 mod report;
+mod runtime_check;
+mod runtime_tasks;
+mod runtime_tools;
 mod score;
 mod tasks;
 mod types;
@@ -28,7 +39,7 @@ use std::time::Instant;
 use serde_json::json;
 use toolschema::provider::{Mode, OpenAi};
 
-use agent_row::AgentRow;
+use agent_row::{AgentRow, Asks};
 use chat::Chat;
 use instructor::InstructorRow;
 use naive::NaiveRow;
@@ -36,7 +47,8 @@ use report::Summary;
 use score::{Outcome, Trace};
 use tasks::Task;
 
-const USAGE: &str = "usage: eval [--rows auto,json_schema,json_object,prompt,tools,naive,instructor] \
+const USAGE: &str = "usage: eval [--set types|runtime] \
+[--rows auto,json_schema,json_object,prompt,tools,derived,naive,instructor] \
 [--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check]";
 
 const ROWS: &[&str] = &[
@@ -49,8 +61,62 @@ const ROWS: &[&str] = &[
     "instructor",
 ];
 
+/// The rows of `--set runtime` when `--rows` is not given.
+const RUNTIME_ROWS: &[&str] = &[
+    "auto",
+    "tools",
+    "json_schema",
+    "json_object",
+    "prompt",
+    "derived",
+    "naive",
+];
+
+const MODES: &[(&str, Mode)] = &[
+    ("auto", Mode::Auto),
+    ("json_schema", Mode::JsonSchema),
+    ("json_object", Mode::JsonObject),
+    ("prompt", Mode::Prompt),
+    ("tools", Mode::Tools),
+];
+
+/// The tasks asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Set {
+    /// Ten records and two derived unions of tools (`tasks.rs`).
+    Types,
+    /// Tools given as JSON at run time (`runtime_tasks.rs`).
+    Runtime,
+}
+
+impl Set {
+    fn tasks(self) -> Vec<Task> {
+        match self {
+            Set::Types => tasks::all(),
+            Set::Runtime => runtime_tasks::all(),
+        }
+    }
+
+    /// What is wrong with the tasks, before any model is asked.
+    fn problems(self, tasks: &[Task]) -> Vec<String> {
+        let mut problems = tasks::problems(tasks);
+        if self == Set::Runtime {
+            problems.extend(runtime_check::problems(tasks));
+        }
+        problems
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Set::Types => "types",
+            Set::Runtime => "runtime",
+        }
+    }
+}
+
 /// What the command line asked for.
 struct Options {
+    set: Set,
     rows: Vec<String>,
     /// Task indices, in order; all tasks when `None`.
     tasks: Option<Vec<usize>>,
@@ -62,27 +128,41 @@ struct Options {
 
 fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
-        rows: ROWS.iter().map(|r| (*r).to_owned()).collect(),
+        set: Set::Types,
+        rows: Vec::new(),
         tasks: None,
         out: None,
         attempts: 3,
         max_tokens: 400,
         check: false,
     };
+    let mut rows = None;
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--rows" => {
-                let rows: Vec<String> = value()?.split(',').map(str::to_owned).collect();
-                let base = |r: &String| r.split('+').next().unwrap_or_default().to_owned();
-                if let Some(unknown) = rows.iter().find(|r| !ROWS.contains(&base(r).as_str())) {
+                let given: Vec<String> = value()?.split(',').map(str::to_owned).collect();
+                let known = |r: &String| {
+                    let base = r.split('+').next().unwrap_or_default();
+                    ROWS.contains(&base) || base == "derived"
+                };
+                if let Some(unknown) = given.iter().find(|r| !known(r)) {
                     return Err(format!(
-                        "unknown row `{unknown}`; expected one of {}",
+                        "unknown row `{unknown}`; expected one of {}, derived",
                         ROWS.join(", ")
                     ));
                 }
-                options.rows = rows;
+                rows = Some(given);
+            }
+            "--set" => {
+                options.set = match value()?.as_str() {
+                    "types" => Set::Types,
+                    "runtime" => Set::Runtime,
+                    other => {
+                        return Err(format!("unknown set `{other}`; expected types or runtime"));
+                    }
+                }
             }
             "--tasks" => options.tasks = Some(task_indices(&value()?)?),
             "--out" => options.out = Some(value()?),
@@ -97,6 +177,18 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--check" => options.check = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
+    }
+    let defaults = match options.set {
+        Set::Types => ROWS,
+        Set::Runtime => RUNTIME_ROWS,
+    };
+    options.rows = rows.unwrap_or_else(|| defaults.iter().map(|r| (*r).to_owned()).collect());
+    if options.set == Set::Types
+        && let Some(derived) = options.rows.iter().find(|r| r.starts_with("derived"))
+    {
+        return Err(format!(
+            "the row `{derived}` compares a derived union with run-time tools: use it with --set runtime"
+        ));
     }
     Ok(options)
 }
@@ -130,27 +222,24 @@ impl Row {
         let mut parts = name.split('+');
         let base = parts.next().unwrap_or_default();
         let variant: Vec<&str> = parts.collect();
-        let agent = |mode| {
-            let row = AgentRow::new(
-                provider.clone(),
-                mode,
-                &variant,
-                options.attempts,
-                options.max_tokens,
-            );
-            Row::Agent(row.unwrap_or_else(|e| {
-                eprintln!("{e}");
-                std::process::exit(2)
-            }))
-        };
         match base {
-            "auto" => agent(Mode::Auto),
-            "json_schema" => agent(Mode::JsonSchema),
-            "json_object" => agent(Mode::JsonObject),
-            "prompt" => agent(Mode::Prompt),
-            "tools" => agent(Mode::Tools),
             "naive" => Row::Naive(NaiveRow::new(chat.clone(), options.attempts)),
-            _ => Row::Instructor(InstructorRow::new(chat.clone(), options.attempts)),
+            "instructor" => Row::Instructor(InstructorRow::new(chat.clone(), options.attempts)),
+            _ => {
+                let (asks, mode, variant) = agent_kind(options.set, base, &variant);
+                let row = AgentRow::new(
+                    provider.clone(),
+                    mode,
+                    asks,
+                    &variant,
+                    options.attempts,
+                    options.max_tokens,
+                );
+                Row::Agent(row.unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                }))
+            }
         }
     }
 
@@ -163,6 +252,30 @@ impl Row {
     }
 }
 
+/// How a toolschema row asks, in which mode, and the rest of its variant. In
+/// `--set runtime` the mode rows ask the `Toolset`; `derived` asks for the derived union,
+/// in the mode named among its variants (`derived+tools`), else `Mode::Auto`.
+fn agent_kind<'a>(set: Set, base: &str, variant: &[&'a str]) -> (Asks, Mode, Vec<&'a str>) {
+    let mode_of = |name: &str| MODES.iter().find(|(n, _)| *n == name).map(|(_, m)| *m);
+    if base == "derived" {
+        let mode = variant
+            .iter()
+            .find_map(|v| mode_of(v))
+            .unwrap_or(Mode::Auto);
+        let rest = variant
+            .iter()
+            .copied()
+            .filter(|v| mode_of(v).is_none())
+            .collect();
+        return (Asks::Type, mode, rest);
+    }
+    let asks = match set {
+        Set::Types => Asks::Type,
+        Set::Runtime => Asks::Toolset,
+    };
+    (asks, mode_of(base).unwrap_or(Mode::Auto), variant.to_vec())
+}
+
 #[tokio::main]
 async fn main() {
     let options = match options(std::env::args().skip(1)) {
@@ -172,8 +285,8 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let all = tasks::all();
-    let problems = tasks::problems(&all);
+    let all = options.set.tasks();
+    let problems = options.set.problems(&all);
     if !problems.is_empty() {
         eprintln!("the tasks are wrong:\n{}", problems.join("\n"));
         std::process::exit(1);
@@ -191,11 +304,22 @@ async fn main() {
     if options.check {
         let mut types: Vec<&str> = all.iter().map(|t| t.answer.name).collect();
         types.dedup();
-        println!(
-            "{} tasks across {} types; every expected answer fits its type and its schema.",
-            all.len(),
-            types.len()
-        );
+        match options.set {
+            Set::Types => println!(
+                "{} tasks across {} types; every expected answer fits its type and its schema.",
+                all.len(),
+                types.len()
+            ),
+            Set::Runtime => println!(
+                "{} tasks over {} run-time tools in {} groups; the tools load as a Toolset, the \
+                 derived union has the same tools, descriptions, arguments' schemas and tool \
+                 definitions in every dialect, every tool has a task, and every expected call or answer fits the naive union's \
+                 schema and reads back as itself through both unions.",
+                all.len(),
+                runtime_tools::json_tools().len(),
+                types.len()
+            ),
+        }
         return;
     }
     let (provider, chat) = match (
@@ -214,8 +338,9 @@ async fn main() {
         }
     };
     println!(
-        "model {} · {} tasks · rows {} · at most {} attempts · max_tokens {} · temperature 0\n",
+        "model {} · set {} · {} tasks · rows {} · at most {} attempts · max_tokens {} · temperature 0\n",
         provider.model(),
+        options.set.name(),
         selected.len(),
         options.rows.join(", "),
         options.attempts,
@@ -264,6 +389,7 @@ async fn main() {
     }
     if let Some(path) = &options.out {
         let settings = json!({
+            "set": options.set.name(),
             "rows": options.rows,
             "attempts": options.attempts,
             "max_tokens": options.max_tokens,
@@ -284,12 +410,45 @@ async fn main() {
 
 #[cfg(test)]
 mod tests {
-    use super::{options, task_indices};
+    use super::{Asks, Mode, Set, agent_kind, options, task_indices};
 
     #[test]
     fn task_ranges_are_inclusive() {
         assert_eq!(task_indices("0-3,7"), Ok(vec![0, 1, 2, 3, 7]));
         assert!(task_indices("a-3").is_err());
+    }
+
+    #[test]
+    fn the_runtime_set_has_its_rows_and_derived_takes_a_mode() {
+        let args = ["--set", "runtime"].map(String::from);
+        let runtime = options(args.into_iter()).expect("options");
+        assert_eq!(
+            runtime.rows,
+            [
+                "auto",
+                "tools",
+                "json_schema",
+                "json_object",
+                "prompt",
+                "derived",
+                "naive"
+            ]
+        );
+        assert_eq!(
+            agent_kind(Set::Runtime, "derived", &["tools", "noex"]),
+            (Asks::Type, Mode::Tools, vec!["noex"])
+        );
+        assert_eq!(
+            agent_kind(Set::Runtime, "prompt", &[]),
+            (Asks::Toolset, Mode::Prompt, vec![])
+        );
+        assert_eq!(
+            agent_kind(Set::Types, "prompt", &[]),
+            (Asks::Type, Mode::Prompt, vec![])
+        );
+        let args = ["--rows", "auto,derived"].map(String::from);
+        let error = options(args.into_iter()).err().unwrap_or_default();
+        assert!(error.contains("use it with --set runtime"), "{error}");
     }
 
     #[test]

@@ -377,11 +377,11 @@ pub struct Answer<'a> {
     answer: &'a str,
 }
 
-fn call<'a, A: Serialize>(name: &'static str, arguments: &'a A) -> Call<'a, A> {
+pub fn call<'a, A: Serialize>(name: &'static str, arguments: &'a A) -> Call<'a, A> {
     Call { name, arguments }
 }
 
-fn answer(text: &str) -> Answer<'_> {
+pub fn answer(text: &str) -> Answer<'_> {
     Answer { answer: text }
 }
 
@@ -399,6 +399,9 @@ pub struct AnswerType {
     pub roundtrip: fn(&serde_json::Value) -> Result<serde_json::Value, String>,
     /// `Agent::ask` for the type, the value written back as JSON.
     pub ask: crate::agent_row::AskFn,
+    /// `Agent::ask_tools` on the same union given as JSON at run time, when the task
+    /// has one (`--set runtime`); calls written back under the servers' names.
+    pub ask_tools: Option<crate::agent_row::AskFn>,
 }
 
 impl AnswerType {
@@ -409,6 +412,7 @@ impl AnswerType {
             schema: T::json_schema,
             roundtrip: roundtrip::<T>,
             ask: crate::agent_row::ask_as::<T>,
+            ask_tools: None,
         }
     }
 

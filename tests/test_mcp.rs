@@ -67,6 +67,23 @@ async fn gone_within(pid: u32, within: Duration) -> bool {
     !alive(pid)
 }
 
+/// The process id a test server wrote to `path` (`--pid-file`); `what` says who wrote it.
+fn read_pid(path: &std::path::Path, what: &str) -> u32 {
+    std::fs::read_to_string(path)
+        .expect(what)
+        .trim()
+        .parse()
+        .expect("a pid")
+}
+
+/// Asserts that `pid` exits within 10 s.
+async fn assert_gone(pid: u32) {
+    assert!(
+        gone_within(pid, Duration::from_secs(10)).await,
+        "process {pid} is still there"
+    );
+}
+
 fn calls(choice: Choice) -> Vec<toolschema::Call> {
     match choice {
         Choice::Calls(calls) => calls,
@@ -248,10 +265,7 @@ async fn a_server_that_crashes_mid_call_is_a_clear_error_and_its_process_is_gone
         .unwrap_err();
     assert!(matches!(again, McpError::Disconnected { .. }), "{again:?}");
     drop(server);
-    assert!(
-        gone_within(pid, Duration::from_secs(10)).await,
-        "process {pid} is still there"
-    );
+    assert_gone(pid).await;
 }
 
 #[tokio::test]
@@ -265,10 +279,7 @@ async fn dropping_a_server_kills_its_process() {
     let call = server.call("hang", json!({}));
     let _ = tokio::time::timeout(Duration::from_millis(300), call).await;
     drop(server);
-    assert!(
-        gone_within(pid, Duration::from_secs(10)).await,
-        "process {pid} is still there"
-    );
+    assert_gone(pid).await;
 }
 
 /// Servers often run under a launcher (`uvx`, `npx`, a shell script): the server is a
@@ -286,11 +297,7 @@ async fn dropping_a_launched_server_kills_the_server_too() {
         .timeouts(short());
     let server = Server::connect(spec).await.expect("connected through sh");
     let launcher = server.pid().expect("the launcher's pid");
-    let pid: u32 = std::fs::read_to_string(&pid_file)
-        .expect("the server wrote its pid")
-        .trim()
-        .parse()
-        .expect("a pid");
+    let pid: u32 = read_pid(&pid_file, "the server wrote its pid");
     let _ = std::fs::remove_dir_all(&dir);
     assert_ne!(pid, launcher);
     let output = server
@@ -299,10 +306,7 @@ async fn dropping_a_launched_server_kills_the_server_too() {
         .expect("ran");
     assert_eq!(output.text, "through sh");
     drop(server);
-    assert!(
-        gone_within(pid, Duration::from_secs(10)).await,
-        "server {pid} is still there"
-    );
+    assert_gone(pid).await;
     assert!(
         gone_within(launcher, Duration::from_secs(10)).await,
         "launcher {launcher} is still there"
@@ -374,16 +378,9 @@ async fn a_server_that_never_answers_times_out_in_the_handshake_and_is_killed() 
         matches!(&err, McpError::Timeout { operation: Operation::Handshake, after, .. } if *after == Duration::from_millis(1500)),
         "{err:?}"
     );
-    let pid: u32 = std::fs::read_to_string(&pid_file)
-        .expect("the server wrote its pid")
-        .trim()
-        .parse()
-        .expect("a pid");
+    let pid: u32 = read_pid(&pid_file, "the server wrote its pid");
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        gone_within(pid, Duration::from_secs(10)).await,
-        "process {pid} is still there"
-    );
+    assert_gone(pid).await;
 }
 
 #[tokio::test]
@@ -413,16 +410,9 @@ async fn one_failed_server_among_several_closes_the_others() {
     .await
     .unwrap_err();
     assert_eq!(err.server(), Some("ghost"));
-    let pid: u32 = std::fs::read_to_string(&pid_file)
-        .expect("the good server started")
-        .trim()
-        .parse()
-        .expect("a pid");
+    let pid: u32 = read_pid(&pid_file, "the good server started");
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        gone_within(pid, Duration::from_secs(10)).await,
-        "process {pid} is still there"
-    );
+    assert_gone(pid).await;
 }
 
 #[tokio::test]

@@ -22,30 +22,12 @@ use toolschema::provider::OpenAi;
 const DEFAULT_PROMPT: &str = "What time is it in Tokyo right now? And when it is 09:30 in New York, what time is it in Berlin?";
 
 fn show(event: &Event) {
-    match event {
-        Event::AttemptStarted { attempt, mode } => println!("  model · attempt {attempt} ({mode})"),
-        Event::FixedLocally { fixes, .. } => {
-            for fix in fixes {
-                println!("  model · fixed locally: {fix}");
-            }
-        }
-        Event::Violations { error, .. } => {
-            for line in error.to_string().lines() {
-                println!("  model · rejected: {line}");
-            }
-        }
-        Event::RepairSent { attempt, .. } => {
-            println!("  model · repair prompt sent after attempt {attempt}")
-        }
-        Event::ModeFallback { from, to, .. } => println!("  model · {from} rejected; using {to}"),
-        Event::TransportRetry { delay, error, .. } => {
-            println!("  model · retrying in {delay:?}: {error}")
-        }
-        Event::Done { attempts, usage } => println!(
-            "  model · step chosen in {attempts} attempt(s), {} tokens",
-            usage.total()
-        ),
-        _ => {}
+    // Every event but the bare arrival of a reply, one line each.
+    if matches!(event, Event::ReplyReceived { .. }) {
+        return;
+    }
+    for line in event.to_string().lines() {
+        println!("  model · {line}");
     }
 }
 

@@ -66,34 +66,12 @@ enum Step {
 }
 
 fn show(event: &Event) {
-    match event {
-        Event::AttemptStarted { attempt, mode } => println!("  · attempt {attempt} ({mode})"),
-        Event::FixedLocally { fixes, .. } => {
-            for fix in fixes {
-                println!("  · fixed locally: {fix}");
-            }
-        }
-        Event::Violations { error, .. } => {
-            for line in error.to_string().lines() {
-                println!("  · rejected: {line}");
-            }
-        }
-        Event::RepairSent { attempt, .. } => {
-            println!("  · repair prompt sent after attempt {attempt}")
-        }
-        Event::ModeFallback { from, to, .. } => {
-            println!("  · {from} rejected by the server; using {to}")
-        }
-        Event::TransportRetry { delay, error, .. } => {
-            println!("  · retrying in {delay:?}: {error}")
-        }
-        Event::Done { attempts, usage } => {
-            println!(
-                "  · done in {attempts} attempt(s), {} tokens",
-                usage.total()
-            )
-        }
-        _ => {}
+    // Every event but the bare arrival of a reply, one line each.
+    if matches!(event, Event::ReplyReceived { .. }) {
+        return;
+    }
+    for line in event.to_string().lines() {
+        println!("  · {line}");
     }
 }
 

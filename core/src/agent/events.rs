@@ -1,5 +1,6 @@
 //! What an ask reports while it runs, and the counters an agent keeps.
 
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -45,6 +46,61 @@ pub enum Event {
     },
     /// The ask succeeded.
     Done { attempts: usize, usage: Usage },
+}
+
+/// A line per event (a line per fix or violation where there are several), for progress
+/// output and logs.
+///
+/// ```
+/// use toolschema::agent::Event;
+/// use toolschema::provider::Mode;
+///
+/// let event = Event::AttemptStarted { attempt: 2, mode: Mode::Prompt };
+/// assert_eq!(event.to_string(), "attempt 2 (prompt)");
+/// ```
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::AttemptStarted { attempt, mode } => write!(f, "attempt {attempt} ({mode})"),
+            Event::ReplyReceived {
+                attempt,
+                usage,
+                chars,
+                ..
+            } => write!(
+                f,
+                "reply to attempt {attempt}: {chars} characters, {} tokens",
+                usage.total()
+            ),
+            Event::FixedLocally { fixes, .. } => {
+                let lines: Vec<String> = fixes
+                    .iter()
+                    .map(|fix| format!("fixed locally: {fix}"))
+                    .collect();
+                f.write_str(&lines.join("\n"))
+            }
+            Event::Violations { error, .. } => {
+                let lines: Vec<String> = error
+                    .to_string()
+                    .lines()
+                    .map(|line| format!("rejected: {line}"))
+                    .collect();
+                f.write_str(&lines.join("\n"))
+            }
+            Event::RepairSent { attempt, .. } => {
+                write!(f, "repair prompt sent after attempt {attempt}")
+            }
+            Event::TransportRetry { delay, error, .. } => {
+                write!(f, "retrying in {delay:?}: {error}")
+            }
+            Event::ModeFallback { from, to, .. } => {
+                write!(f, "{from} rejected by the server; using {to}")
+            }
+            Event::Done { attempts, usage } => {
+                write!(f, "done in {attempts} attempt(s), {} tokens", usage.total())
+            }
+        }
+    }
 }
 
 /// Counters over every ask of an agent.

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 /// Median time per call of `f` over `samples` batches, each of about `batch`.
+#[allow(dead_code)] // Not every benchmark times one route alone.
 pub fn median(batch: Duration, samples: usize, mut f: impl FnMut()) -> Duration {
     let start = Instant::now();
     let mut per_batch = 0u32;

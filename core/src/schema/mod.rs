@@ -4,6 +4,9 @@ pub(crate) mod bridge;
 mod from_json;
 pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into, starts_quantifier};
 mod impls;
+mod keys;
+mod used;
+pub(crate) use used::Used;
 pub(crate) mod node;
 mod to_json;
 

@@ -3,8 +3,6 @@
 //! Derived types and schemas loaded at run time both become `Node`s, and one validator
 //! and one renderer read them, so a type's schema and its deserializer cannot disagree.
 
-use std::collections::HashMap;
-
 use serde_json::{Number, Value};
 
 /// The JSON types a value may have.
@@ -57,16 +55,17 @@ impl Types {
 
     /// Whether a value has one of these types (`3.0` is an integer, as JSON Schema says).
     pub fn admits(self, value: &Value) -> bool {
-        match value {
-            Value::Null => self.contains(Types::NULL),
-            Value::Bool(_) => self.contains(Types::BOOLEAN),
-            Value::Number(n) => {
-                self.contains(Types::NUMBER) || (self.contains(Types::INTEGER) && is_integer(n))
-            }
-            Value::String(_) => self.contains(Types::STRING),
-            Value::Array(_) => self.contains(Types::ARRAY),
-            Value::Object(_) => self.contains(Types::OBJECT),
-        }
+        // Constant arms compile to a table lookup rather than a branch per type.
+        let bit = match value {
+            Value::Null => Types::NULL,
+            Value::Bool(_) => Types::BOOLEAN,
+            Value::Number(_) => Types::NUMBER,
+            Value::String(_) => Types::STRING,
+            Value::Array(_) => Types::ARRAY,
+            Value::Object(_) => Types::OBJECT,
+        };
+        self.intersects(bit)
+            || matches!(value, Value::Number(n) if self.contains(Types::INTEGER) && is_integer(n))
     }
 }
 
@@ -183,7 +182,11 @@ pub struct Node {
     pub(crate) bridge: Option<Box<super::bridge::Bridge>>,
 
     /// Key → index into `properties` (names and aliases), built by [`Node::index`].
-    pub(crate) property_index: HashMap<String, usize>,
+    pub(crate) property_index: super::keys::KeyIndex,
+    /// The values of an `enum` of strings, built by [`Node::index`].
+    pub(crate) enum_index: super::keys::KeyIndex,
+    /// The keyword groups this node uses, built by [`Node::index`].
+    pub(crate) used: super::Used,
 }
 
 impl Node {
@@ -225,32 +228,49 @@ impl Node {
 
     /// The index of the property named `key` (by its name or an alias).
     pub fn property(&self, key: &str) -> Option<usize> {
-        // A short scan beats hashing the key for the few properties most objects have.
-        if self.properties.len() <= 16 {
+        // The index is missing on nodes not yet part of a finished schema.
+        if self.property_index.is_empty() {
             return self
                 .properties
                 .iter()
                 .position(|p| p.name == key || p.aliases.iter().any(|a| a == key));
         }
-        self.property_index.get(key).copied()
+        self.property_index.get(key)
     }
 
     /// Builds the lookup tables the validator uses: the property index and the
     /// discriminator of `anyOf`/`oneOf`. Called once when a schema is finished.
     pub(crate) fn index(&mut self) {
-        self.property_index.clear();
         // The first property a key names wins, as in the scan of `property`.
-        for (i, property) in self.properties.iter().enumerate() {
-            for key in std::iter::once(&property.name).chain(&property.aliases) {
-                self.property_index.entry(key.clone()).or_insert(i);
-            }
-        }
+        self.property_index =
+            super::keys::KeyIndex::new(self.properties.iter().enumerate().flat_map(|(i, p)| {
+                std::iter::once(p.name.as_str())
+                    .chain(p.aliases.iter().map(String::as_str))
+                    .map(move |key| (key, i))
+            }));
+        self.property_index.required = (self.properties.len() <= 64).then(|| {
+            self.properties
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.required)
+                .fold(0, |bits, (i, _)| bits | 1 << i)
+        });
         let alternatives = if !self.one_of.is_empty() {
             &self.one_of
         } else {
             &self.any_of
         };
         self.discriminator = discriminator(alternatives);
+        self.enum_index = match &self.enumeration {
+            Some(values) if values.iter().all(Value::is_string) => super::keys::KeyIndex::new(
+                values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some((v.as_str()?, i))),
+            ),
+            _ => super::keys::KeyIndex::default(),
+        };
+        self.used = super::Used::of(self);
     }
 
     /// Visits this node and every node inside it, depth first.

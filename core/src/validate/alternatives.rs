@@ -1,7 +1,7 @@
 //! `anyOf` and `oneOf`: which alternative a value matches, and when it matches none, the
 //! one it was most likely meant to be.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use serde_json::Value;
 
@@ -76,14 +76,27 @@ impl<'a> Validator<'a> {
 
     /// Whether `value` is valid against the alternative `alt`, found once per check.
     fn fits(&self, alt: &'a Node, value: &'a Value) -> bool {
+        if !admits_type(self.schema, alt, value) {
+            return false;
+        }
         let key = self.key(alt, value);
-        if let Some(&fits) = self.tried.borrow().verdicts.get(&key) {
-            return fits;
+        {
+            let tried = self.tried.borrow();
+            if !tried.verdicts.is_empty()
+                && let Some(&fits) = tried.verdicts.get(&key)
+            {
+                return fits;
+            }
         }
         let fits = self.passes(alt, value);
         let mut tried = self.tried.borrow_mut();
         tried.checked += 1;
-        tried.verdicts.insert(key, fits);
+        // Only alternatives inside alternatives meet a value again (the checks around
+        // them read what they found), and a scalar is checked without descending into
+        // the document: those verdicts are not worth keeping.
+        if self.inside > 0 && matches!(value, Value::Array(_) | Value::Object(_)) {
+            tried.verdicts.insert(key, fits);
+        }
         fits
     }
 
@@ -219,6 +232,22 @@ struct Trial {
     node: *const Node,
     value: *const Value,
     frames: usize,
+}
+
+/// Whether the type keywords on the way to `alt`'s definition allow the value's type: an
+/// alternative of another type is ruled out without a check.
+fn admits_type(schema: &crate::Schema, alt: &Node, value: &Value) -> bool {
+    let mut node = alt;
+    for _ in 0..64 {
+        if node.never || node.types.is_some_and(|t| !t.admits(value)) {
+            return false;
+        }
+        match node.reference.and_then(|id| schema.definition(id)) {
+            Some(target) => node = target,
+            None => return true,
+        }
+    }
+    true
 }
 
 /// The alternative a discriminator names: `Some(Ok(i))`, `Some(Err(()))` when the value
@@ -388,6 +417,8 @@ mod tests {
         .unwrap();
         schema.root.any_of[0].hint = Some("first".into());
         schema.root.any_of[1].hint = Some("second".into());
+        // Indexed again, as a schema is when it is finished.
+        schema.root.for_each_mut(&mut crate::schema::Node::index);
         let (violations, _) = full_check(&schema, &json!({ "x": -1 }));
         let found: Vec<(&str, Option<&str>)> =
             violations.iter().map(|v| (v.pointer(), v.hint())).collect();

@@ -42,8 +42,24 @@ fn exact(n: &Number) -> Exact {
     }
 }
 
+/// The number as a float, when the float is exactly it.
+fn exact_float(n: &Number) -> Option<f64> {
+    const EXACT: u64 = 1 << 53;
+    if let Some(i) = n.as_i64() {
+        (i.unsigned_abs() <= EXACT).then_some(i as f64)
+    } else if let Some(u) = n.as_u64() {
+        (u <= EXACT).then_some(u as f64)
+    } else {
+        n.as_f64()
+    }
+}
+
 /// Compares two JSON numbers exactly where both are integral.
 pub(crate) fn cmp_number(a: &Number, b: &Number) -> Ordering {
+    // Floats and integers below 2^53 compare exactly as floats.
+    if let (Some(x), Some(y)) = (exact_float(a), exact_float(b)) {
+        return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+    }
     match (exact(a), exact(b)) {
         (Exact::Int(x), Exact::Int(y)) => x.cmp(&y),
         (Exact::Int(x), Exact::Float(y)) => (x as f64).partial_cmp(&y).unwrap_or(Ordering::Equal),
@@ -201,6 +217,29 @@ mod tests {
     fn numbers_compare_by_value() {
         assert!(json_eq(&number("1").into(), &number("1.0").into()));
         assert_eq!(cmp_number(&number("-0.5"), &number("0")), Ordering::Less);
+        // Around 2^53, where floats stop holding every integer.
+        let cases = [
+            ("9007199254740993", "9007199254740992.0", Ordering::Greater),
+            ("9007199254740992", "9007199254740992.0", Ordering::Equal),
+            ("-9007199254740993", "-9007199254740992", Ordering::Less),
+            (
+                "18446744073709551615",
+                "18446744073709551614",
+                Ordering::Greater,
+            ),
+            ("-3", "2.5", Ordering::Less),
+            ("1e300", "5", Ordering::Greater),
+            ("0.99", "0", Ordering::Greater),
+            ("100000", "100000.0", Ordering::Equal),
+        ];
+        for (a, b, expected) in cases {
+            assert_eq!(cmp_number(&number(a), &number(b)), expected, "{a} vs {b}");
+            assert_eq!(
+                cmp_number(&number(b), &number(a)),
+                expected.reverse(),
+                "{b} vs {a}"
+            );
+        }
         assert_eq!(
             first_duplicate(&[1.into(), number("1.0").into()]),
             Some((0, 1))

@@ -47,6 +47,18 @@ pub(crate) fn describe_types(types: Types) -> String {
 /// A value as compact JSON, long strings cut with an ellipsis.
 pub(crate) fn short_json(value: &Value) -> String {
     match value {
+        // Most strings need no escape: quoted as they are, without the serializer.
+        Value::String(s)
+            if s.len() <= MAX_QUOTE
+                && s.bytes()
+                    .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f) =>
+        {
+            let mut out = String::with_capacity(s.len() + 2);
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+            out
+        }
         Value::String(s) if s.chars().count() > MAX_QUOTE => {
             let cut: String = s.chars().take(MAX_QUOTE).collect();
             format!("{}…", Value::String(cut))

@@ -8,6 +8,7 @@ pub(crate) use describe::{list_values as list_values_pub, short_json as short_js
 mod describe;
 mod format;
 mod near_match;
+mod object;
 mod siblings;
 pub(crate) use format::conforms;
 pub(crate) mod suggest;
@@ -15,11 +16,11 @@ pub(crate) mod suggest;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
-use crate::schema::{Node, Schema};
+use crate::schema::{Node, Schema, Used};
 
 pub(crate) use compare::cmp_number;
 use compare::is_multiple_of;
@@ -61,12 +62,15 @@ impl Schema {
 
     /// Whether a value is valid, stopping at the first violation.
     pub fn is_valid(&self, value: &Value) -> bool {
-        Validator::new(self).passes(&self.root, value)
+        self.passes(&self.root, value)
     }
 
     /// Whether `value` is valid against `node`, a node of this schema.
     pub(crate) fn passes(&self, node: &Node, value: &Value) -> bool {
-        Validator::new(self).passes(node, value)
+        let mut validator = Validator::new(self);
+        validator.quick = true;
+        validator.check(node, value);
+        !validator.failed
     }
 
     pub(crate) fn violations(&self, value: &Value) -> Vec<Violation> {
@@ -156,6 +160,8 @@ enum Segment<'a> {
 struct Validator<'a> {
     schema: &'a Schema,
     path: Vec<Segment<'a>>,
+    /// How many segments deep the check is (the length of `path`, kept by quick checks too).
+    level: usize,
     hint: Option<&'a str>,
     /// The object whose property is being checked, and that property's name: where a
     /// value rejected here may be allowed instead (see `siblings`).
@@ -169,6 +175,8 @@ struct Validator<'a> {
     failed: bool,
     /// Alternatives tried so far in this check, shared with the quick checks it starts.
     tried: Rc<RefCell<alternatives::Tried>>,
+    /// How many alternatives (or `not`s) being tried this check is inside of.
+    inside: usize,
 }
 
 impl<'a> Validator<'a> {
@@ -176,6 +184,7 @@ impl<'a> Validator<'a> {
         Validator {
             schema,
             path: Vec::new(),
+            level: 0,
             hint: None,
             siblings: None,
             depth: 0,
@@ -184,40 +193,48 @@ impl<'a> Validator<'a> {
             quick: false,
             failed: false,
             tried: Rc::default(),
+            inside: 0,
         }
     }
 
     /// Whether `value` is valid against `node`, without building any message.
     fn passes(&self, node: &'a Node, value: &'a Value) -> bool {
-        let mut quick = Validator::new(self.schema);
-        quick.quick = true;
-        quick.depth = self.depth;
-        quick.outer = self.outer + self.path.len();
-        quick.tried = Rc::clone(&self.tried);
+        let mut quick = Validator {
+            schema: self.schema,
+            path: Vec::new(),
+            level: 0,
+            hint: None,
+            siblings: None,
+            depth: self.depth,
+            outer: self.outer + self.level,
+            out: Vec::new(),
+            quick: true,
+            failed: false,
+            tried: Rc::clone(&self.tried),
+            inside: self.inside + 1,
+        };
         quick.check(node, value);
         !quick.failed
     }
 
     fn pointer(&self) -> String {
-        let mut out = String::new();
+        use std::fmt::Write;
+        let mut out = String::with_capacity(16 * self.path.len());
         for segment in &self.path {
             out.push('/');
             match segment {
-                Segment::Key(key) => {
-                    for c in key.chars() {
-                        match c {
-                            '~' => out.push_str("~0"),
-                            '/' => out.push_str("~1"),
-                            c => out.push(c),
-                        }
-                    }
+                Segment::Key(key) if !key.contains(['~', '/']) => out.push_str(key),
+                Segment::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Segment::Index(i) => {
+                    let _ = write!(out, "{i}");
                 }
-                Segment::Index(i) => out.push_str(&i.to_string()),
             }
         }
         out
     }
 
+    #[cold]
+    #[inline(never)]
     fn report(&mut self, kind: ViolationKind, suggestion: Option<String>) {
         self.report_with(kind, suggestion, None);
     }
@@ -248,13 +265,20 @@ impl<'a> Validator<'a> {
 
     /// Runs `f` one path segment deeper.
     fn at(&mut self, segment: Segment<'a>, f: impl FnOnce(&mut Self)) {
-        self.path.push(segment);
-        if self.outer + self.path.len() > MAX_DEPTH {
+        // A quick check builds no pointer: it only counts the levels.
+        if !self.quick {
+            self.path.push(segment);
+        }
+        self.level += 1;
+        if self.outer + self.level > MAX_DEPTH {
             self.report(ViolationKind::TooDeep { limit: MAX_DEPTH }, None);
         } else {
             f(self);
         }
-        self.path.pop();
+        self.level -= 1;
+        if !self.quick {
+            self.path.pop();
+        }
     }
 
     /// Runs a check whose violations are only counted: an alternative being tried.
@@ -276,6 +300,17 @@ impl<'a> Validator<'a> {
             return;
         }
         self.depth += 1;
+        if node.used.has(Used::EXTRAS) {
+            self.keywords_and_extras(node, value);
+        } else {
+            self.keywords(node, value);
+        }
+        self.depth -= 1;
+    }
+
+    /// The keywords of a node with a hint for its violations or a bridged type's check.
+    #[inline(never)]
+    fn keywords_and_extras(&mut self, node: &'a Node, value: &'a Value) {
         let saved_hint = self.hint;
         if let Some(hint) = &node.hint {
             self.hint = Some(hint);
@@ -286,7 +321,6 @@ impl<'a> Validator<'a> {
             self.bridge(node, value, reported);
         }
         self.hint = saved_hint;
-        self.depth -= 1;
     }
 
     /// serde's check of a bridged type, where the schema's keywords found nothing. Out of
@@ -304,57 +338,100 @@ impl<'a> Validator<'a> {
 
     fn keywords(&mut self, node: &'a Node, value: &'a Value) {
         if node.never {
-            let kind = if self.path.is_empty() {
-                ViolationKind::Invalid {
-                    message: "no value is allowed here".into(),
-                }
-            } else {
-                ViolationKind::UnknownField
-            };
-            self.report(kind, None);
+            self.never_allowed();
             return;
         }
-        if let Some(id) = node.reference {
-            match self.schema.definition(id) {
-                Some(target) => self.check(target, value),
-                None => self.report(
-                    ViolationKind::Invalid {
-                        message: "the schema refers to a missing definition".into(),
-                    },
-                    None,
-                ),
-            }
+        let used = node.used;
+        if used.has(Used::REFERENCE) {
+            self.reference(node, value);
         }
         if let Some(types) = node.types
             && !types.admits(value)
         {
-            let expected = describe_types(types);
-            self.report(
-                ViolationKind::WrongType {
-                    expected,
-                    found: describe_value(value),
-                },
-                None,
-            );
+            self.wrong_type(types, value);
             return;
         }
+        if used.has(Used::VALUES) {
+            self.values(node, value);
+        }
+        match value {
+            Value::Number(_) if used.has(Used::NUMBER) => self.number(node, value),
+            Value::String(s) if used.has(Used::STRING) => self.string(node, s),
+            Value::Array(items) if used.has(Used::ARRAY) => self.array(node, items),
+            Value::Object(map) if used.has(Used::OBJECT) => self.object(node, map),
+            _ => {}
+        }
+        if used.has(Used::COMBINATORS) {
+            self.combinators(node, value);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn never_allowed(&mut self) {
+        let kind = if self.level == 0 {
+            ViolationKind::Invalid {
+                message: "no value is allowed here".into(),
+            }
+        } else {
+            ViolationKind::UnknownField
+        };
+        self.report(kind, None);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wrong_type(&mut self, types: crate::schema::Types, value: &Value) {
+        if self.quick {
+            self.failed = true;
+            return;
+        }
+        let expected = describe_types(types);
+        self.report(
+            ViolationKind::WrongType {
+                expected,
+                found: describe_value(value),
+            },
+            None,
+        );
+    }
+
+    fn reference(&mut self, node: &'a Node, value: &'a Value) {
+        let Some(id) = node.reference else { return };
+        match self.schema.definition(id) {
+            Some(target) => self.check(target, value),
+            None => self.report(
+                ViolationKind::Invalid {
+                    message: "the schema refers to a missing definition".into(),
+                },
+                None,
+            ),
+        }
+    }
+
+    /// `const` and `enum`.
+    fn values(&mut self, node: &'a Node, value: &'a Value) {
         if let Some(constant) = &node.constant
             && !json_eq(constant, value)
         {
             self.not_allowed(value, std::slice::from_ref(constant));
         }
-        if let Some(values) = &node.enumeration
-            && !values.iter().any(|v| json_eq(v, value))
-        {
-            self.not_allowed(value, values);
+        if let Some(values) = &node.enumeration {
+            let listed = match value {
+                // An enum of strings is indexed; other values are never among them.
+                _ if !node.enum_index.is_empty() => value
+                    .as_str()
+                    .is_some_and(|s| node.enum_index.get(s).is_some()),
+                _ => values.iter().any(|v| json_eq(v, value)),
+            };
+            if !listed {
+                self.not_allowed(value, values);
+            }
         }
-        match value {
-            Value::Number(_) => self.number(node, value),
-            Value::String(s) => self.string(node, s),
-            Value::Array(items) => self.array(node, items),
-            Value::Object(map) => self.object(node, map),
-            Value::Null | Value::Bool(_) => {}
-        }
+    }
+
+    /// `allOf`, `anyOf`, `oneOf` and `not`.
+    fn combinators(&mut self, node: &'a Node, value: &'a Value) {
         for sub in &node.all_of {
             self.check(sub, value);
         }
@@ -376,6 +453,8 @@ impl<'a> Validator<'a> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn not_allowed(&mut self, value: &Value, allowed: &[Value]) {
         let suggestion = value.as_str().and_then(|s| {
             suggest::closest(s, allowed.iter().filter_map(Value::as_str)).map(str::to_owned)
@@ -395,39 +474,17 @@ impl<'a> Validator<'a> {
     fn number(&mut self, node: &'a Node, value: &Value) {
         let Value::Number(n) = value else { return };
         use std::cmp::Ordering::{Greater, Less};
-        let found = || n.to_string();
-        let checks = [
-            (
-                &node.minimum,
-                Less,
-                true,
-                Bound::Minimum as fn(String) -> Bound,
-            ),
-            (&node.maximum, Greater, true, Bound::Maximum),
-            (
-                &node.exclusive_minimum,
-                Less,
-                false,
-                Bound::ExclusiveMinimum,
-            ),
-            (
-                &node.exclusive_maximum,
-                Greater,
-                false,
-                Bound::ExclusiveMaximum,
-            ),
+        let limits = [
+            (&node.minimum, Less, true),
+            (&node.maximum, Greater, true),
+            (&node.exclusive_minimum, Less, false),
+            (&node.exclusive_maximum, Greater, false),
         ];
-        for (limit, bad, inclusive, bound) in checks {
+        for (which, (limit, bad, inclusive)) in limits.into_iter().enumerate() {
             if let Some(limit) = limit {
                 let ord = cmp_number(n, limit);
                 if ord == bad || (!inclusive && ord.is_eq()) {
-                    self.report(
-                        ViolationKind::OutOfRange {
-                            found: found(),
-                            bound: bound(limit.to_string()),
-                        },
-                        None,
-                    );
+                    self.out_of_range(n, limit, which);
                 }
             }
         }
@@ -436,12 +493,32 @@ impl<'a> Validator<'a> {
         {
             self.report(
                 ViolationKind::NotMultipleOf {
-                    found: found(),
+                    found: n.to_string(),
                     step: step.to_string(),
                 },
                 None,
             );
         }
+    }
+
+    /// `n` is past `limit`, the minimum, maximum, exclusive minimum or exclusive maximum
+    /// (`which`, in that order).
+    #[cold]
+    #[inline(never)]
+    fn out_of_range(&mut self, n: &serde_json::Number, limit: &serde_json::Number, which: usize) {
+        let bounds: [fn(String) -> Bound; 4] = [
+            Bound::Minimum,
+            Bound::Maximum,
+            Bound::ExclusiveMinimum,
+            Bound::ExclusiveMaximum,
+        ];
+        self.report(
+            ViolationKind::OutOfRange {
+                found: n.to_string(),
+                bound: bounds[which](limit.to_string()),
+            },
+            None,
+        );
     }
 
     fn string(&mut self, node: &'a Node, s: &str) {
@@ -450,7 +527,9 @@ impl<'a> Validator<'a> {
         {
             self.format(format, s);
         }
-        if node.min_length.is_some() || node.max_length.is_some() {
+        if (node.min_length.is_some() || node.max_length.is_some())
+            && !lengths_hold(s, node.min_length, node.max_length)
+        {
             let len = s.chars().count();
             self.lengths(len, node.min_length, node.max_length, Unit::Characters);
         }
@@ -532,137 +611,11 @@ impl<'a> Validator<'a> {
             self.report(ViolationKind::NotUnique { first, second }, None);
         }
     }
-
-    fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {
-        let mut seen: Vec<Option<&'a str>> = vec![None; node.properties.len()];
-        for (key, value) in map {
-            // A key may match a property and patterns both: each schema applies.
-            let mut matched = false;
-            if let Some(i) = node.property(key) {
-                matched = true;
-                let property = &node.properties[i];
-                if let Some(other) = seen[i] {
-                    self.at(Segment::Key(key), |v| {
-                        v.report(
-                            ViolationKind::Conflict {
-                                keys: vec![other.to_owned(), key.clone()],
-                            },
-                            None,
-                        )
-                    });
-                }
-                seen[i] = Some(key);
-                let outer = self.siblings.replace((node, property.name.as_str()));
-                self.at(Segment::Key(key), |v| v.check(&property.node, value));
-                self.siblings = outer;
-            }
-            for (pattern, schema) in &node.pattern_properties {
-                if pattern.regex.is_match(key) {
-                    matched = true;
-                    self.at(Segment::Key(key), |v| v.check(schema, value));
-                }
-            }
-            if let Some(names) = &node.property_names {
-                let name = Value::String(key.clone());
-                let mut inner = Validator::new(self.schema);
-                inner.quick = true;
-                inner.depth = self.depth;
-                inner.check(names, &name);
-                if inner.failed {
-                    self.at(Segment::Key(key), |v| {
-                        v.report(
-                            ViolationKind::Invalid {
-                                message: format!(
-                                    "the key {} is not allowed here",
-                                    describe::short_json(&name)
-                                ),
-                            },
-                            None,
-                        )
-                    });
-                }
-            }
-            if matched {
-                continue;
-            }
-            match node.additional_properties.as_deref() {
-                Some(additional) if additional.never => {
-                    let candidates = node
-                        .properties
-                        .iter()
-                        .zip(&seen)
-                        .filter(|(p, _)| !map.contains_key(&p.name))
-                        .map(|(p, _)| p.name.as_str());
-                    let suggestion = suggest::closest(key, candidates).map(str::to_owned);
-                    let allowed = || Some(allowed_keys(node));
-                    self.at(Segment::Key(key), |v| {
-                        v.report_with(ViolationKind::UnknownField, suggestion, Some(&allowed))
-                    });
-                }
-                Some(additional) => self.at(Segment::Key(key), |v| v.check(additional, value)),
-                None => {}
-            }
-        }
-        for (property, seen) in node.properties.iter().zip(&seen) {
-            if property.required && seen.is_none() {
-                self.at(Segment::Key(&property.name), |v| {
-                    let saved = v.hint;
-                    v.hint = v
-                        .schema
-                        .resolve(&property.node)
-                        .hint
-                        .as_deref()
-                        .or(property.node.hint.as_deref())
-                        .or(saved);
-                    v.report(ViolationKind::MissingField, None);
-                    v.hint = saved;
-                });
-            }
-        }
-        for name in &node.required_extra {
-            if !map.contains_key(name) {
-                self.at(Segment::Key(name), |v| {
-                    v.report(ViolationKind::MissingField, None)
-                });
-            }
-        }
-        for (trigger, keys) in &node.dependent_required {
-            if map.contains_key(trigger) {
-                for name in keys.iter().filter(|k| !map.contains_key(*k)) {
-                    self.at(Segment::Key(name), |v| {
-                        v.report(ViolationKind::MissingField, None)
-                    });
-                }
-            }
-        }
-        self.lengths(
-            map.len(),
-            node.min_properties,
-            node.max_properties,
-            Unit::Members,
-        );
-    }
 }
 
-/// The keys an object allows, for the advice on an unknown one.
-fn allowed_keys(node: &Node) -> String {
-    const SHOWN: usize = 12;
-    let names: Vec<String> = node
-        .properties
-        .iter()
-        .take(SHOWN)
-        .map(|p| crate::error::quote(&p.name))
-        .collect();
-    let more = if node.properties.len() > SHOWN {
-        ", …"
-    } else {
-        ""
-    };
-    match names.len() {
-        0 => "this object takes no keys; remove it".to_owned(),
-        _ => format!(
-            "the allowed keys are {}{more}; remove the others",
-            names.join(", ")
-        ),
-    }
+/// Whether a string's length in characters is surely within the bounds, from its length
+/// in bytes alone: a character takes one to four bytes. `false` means count them.
+fn lengths_hold(s: &str, min: Option<usize>, max: Option<usize>) -> bool {
+    let bytes = s.len();
+    min.is_none_or(|min| bytes.div_ceil(4) >= min) && max.is_none_or(|max| bytes <= max)
 }

@@ -11,19 +11,24 @@ pub(crate) fn closest<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let chars: Vec<char> = word.chars().collect();
-    let folded = fold(word);
+    let mut folded = String::new();
+    fold_into(word, &mut folded);
+    // Buffers for each candidate in turn, allocated once.
+    let (mut candidate_chars, mut folded_candidate) = (Vec::new(), String::new());
+    let mut rows = Rows::default();
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         if candidate == word {
             continue;
         }
-        let candidate_chars: Vec<char> = candidate.chars().collect();
+        candidate_chars.clear();
+        candidate_chars.extend(candidate.chars());
         let limit = (chars.len().max(candidate_chars.len()) / 3).max(1);
-        let folded_candidate = fold(candidate);
+        fold_into(candidate, &mut folded_candidate);
         let distance = if folded_candidate == folded {
             Some(0)
         } else {
-            distance_within(&chars, &candidate_chars, limit, &mut 0)
+            distance_in(&chars, &candidate_chars, limit, &mut 0, &mut rows)
         };
         // An abbreviation ranks after every typo within the limit.
         let distance =
@@ -49,11 +54,22 @@ fn abbreviates(short: &str, long: &str) -> bool {
         && short.chars().all(|c| long_chars.any(|l| l == c))
 }
 
-fn fold(s: &str) -> String {
-    s.chars()
-        .filter(|c| !matches!(c, '-' | '_' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
+/// `s` in lower case without `-`, `_` and spaces, into `out`.
+fn fold_into(s: &str, out: &mut String) {
+    out.clear();
+    out.extend(
+        s.chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase),
+    );
+}
+
+/// The three rows of the distance table, kept between candidates.
+#[derive(Default)]
+struct Rows {
+    before: Vec<usize>,
+    previous: Vec<usize>,
+    current: Vec<usize>,
 }
 
 /// Edit distance in characters: insertions, deletions, substitutions and swaps of two
@@ -63,7 +79,19 @@ fn fold(s: &str) -> String {
 /// A distance within `limit` aligns no character more than `limit` places from its
 /// own, so only the band of cells within `limit` of the diagonal is computed:
 /// O(min(n, m) · limit) work, none when the lengths differ by more than `limit`.
+#[cfg(test)]
 fn distance_within(a: &[char], b: &[char], limit: usize, cells: &mut usize) -> Option<usize> {
+    distance_in(a, b, limit, cells, &mut Rows::default())
+}
+
+/// [`distance_within`], in the rows given.
+fn distance_in(
+    a: &[char],
+    b: &[char],
+    limit: usize,
+    cells: &mut usize,
+    rows: &mut Rows,
+) -> Option<usize> {
     // The distance is symmetric: rows run along the shorter string.
     let (a, b) = if a.len() < b.len() { (b, a) } else { (a, b) };
     if a.len() - b.len() > limit {
@@ -75,9 +103,17 @@ fn distance_within(a: &[char], b: &[char], limit: usize, cells: &mut usize) -> O
     // Any value past the limit; cells outside the band read as this.
     let far = limit + 1;
     // Three rows: the one before the previous is needed for swaps.
-    let mut before = vec![far; b.len() + 1];
-    let mut previous: Vec<usize> = (0..=b.len()).map(|j| j.min(far)).collect();
-    let mut current = vec![far; b.len() + 1];
+    let Rows {
+        before,
+        previous,
+        current,
+    } = rows;
+    before.clear();
+    before.resize(b.len() + 1, far);
+    previous.clear();
+    previous.extend((0..=b.len()).map(|j| j.min(far)));
+    current.clear();
+    current.resize(b.len() + 1, far);
     for i in 1..=a.len() {
         let first = i.saturating_sub(limit).max(1);
         let last = (i + limit).min(b.len());
@@ -105,8 +141,8 @@ fn distance_within(a: &[char], b: &[char], limit: usize, cells: &mut usize) -> O
         if row_min > limit {
             return None;
         }
-        std::mem::swap(&mut before, &mut previous);
-        std::mem::swap(&mut previous, &mut current);
+        std::mem::swap(before, previous);
+        std::mem::swap(previous, current);
     }
     Some(previous[b.len()]).filter(|&d| d <= limit)
 }

@@ -78,6 +78,7 @@ pub mod feedback;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod message;
+mod panic;
 mod parse;
 pub mod provider;
 pub mod render;

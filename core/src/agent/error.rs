@@ -102,6 +102,13 @@ pub enum AskError {
         panic: CheckPanic,
         attempts: Vec<Attempt>,
     },
+    /// A tool's handler panicked: a bug in the handler, so the model was not told. The
+    /// attempts up to the step that called the tool are kept.
+    #[error("{panic}")]
+    ToolPanicked {
+        panic: super::tools::ToolPanic,
+        attempts: Vec<Attempt>,
+    },
     /// The schema asked for cannot check replies (see [`Schema::problem`](crate::Schema::problem)):
     /// no model was called.
     #[error("the schema cannot be used: {error}")]
@@ -128,6 +135,7 @@ impl AskError {
             | AskError::Cancelled { attempts }
             | AskError::StepLimit { attempts, .. }
             | AskError::CheckPanicked { attempts, .. }
+            | AskError::ToolPanicked { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }
@@ -140,6 +148,7 @@ impl AskError {
             | AskError::Cancelled { attempts }
             | AskError::StepLimit { attempts, .. }
             | AskError::CheckPanicked { attempts, .. }
+            | AskError::ToolPanicked { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }

@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 
 use serde_json::Value;
@@ -74,6 +75,27 @@ impl Default for Toolbox {
     }
 }
 
+/// A tool handler that panicked: a bug in the handler, not in the model's call, so the
+/// run ends ([`AskError::ToolPanicked`]) instead of telling the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolPanic {
+    /// The tool, by the name its handler was registered under.
+    pub tool: String,
+    /// The panic's message, when it had one.
+    pub message: String,
+}
+
+impl std::fmt::Display for ToolPanic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the handler of the tool {} panicked: {}",
+            crate::error::quote(&self.tool),
+            self.message
+        )
+    }
+}
+
 /// What one step of the loop did, for callers that drive it themselves.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepOutcome {
@@ -120,22 +142,28 @@ impl Toolbox {
         self
     }
 
-    async fn call(&self, name: &str, arguments: Value) -> StepOutcome {
-        match self.handlers.get(name) {
-            Some(handler) => match handler(arguments).await {
-                Ok(output) => StepOutcome::Ran {
-                    tool: name.to_owned(),
-                    output,
-                },
-                Err(error) => StepOutcome::Failed {
-                    tool: name.to_owned(),
-                    error,
-                },
-            },
-            None => StepOutcome::Failed {
+    /// Runs the handler of `name`. A handler that panics (building its future or while
+    /// it runs) does not unwind into the loop: the panic comes back as a [`ToolPanic`].
+    async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, ToolPanic> {
+        use futures_util::FutureExt;
+        let Some(handler) = self.handlers.get(name) else {
+            return Ok(StepOutcome::Failed {
                 tool: name.to_owned(),
                 error: format!("no tool named {name:?} is available"),
-            },
+            });
+        };
+        let ran = match catch_unwind(AssertUnwindSafe(|| handler(arguments))) {
+            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
+            Err(payload) => Err(payload),
+        };
+        let tool = name.to_owned();
+        match ran {
+            Ok(Ok(output)) => Ok(StepOutcome::Ran { tool, output }),
+            Ok(Err(error)) => Ok(StepOutcome::Failed { tool, error }),
+            Err(payload) => Err(ToolPanic {
+                tool,
+                message: crate::panic::message(payload.as_ref()),
+            }),
         }
     }
 }
@@ -267,12 +295,18 @@ impl<P: Provider> Agent<P> {
                     None => {
                         let name = &call.name;
                         let result = match tools.call(tool, arguments.clone()).await {
-                            StepOutcome::Ran { output, .. } => {
+                            Ok(StepOutcome::Ran { output, .. }) => {
                                 format!("Result of {name}: {output}")
                             }
-                            StepOutcome::Failed { error, .. } => {
+                            Ok(StepOutcome::Failed { error, .. }) => {
                                 failed = true;
                                 format!("Error from {name}: {error}")
+                            }
+                            Err(panic) => {
+                                return Err(AskError::ToolPanicked {
+                                    panic,
+                                    attempts: all_attempts,
+                                });
                             }
                         };
                         done.push((call.name.clone(), arguments.clone(), result.clone()));
@@ -388,5 +422,43 @@ mod tests {
             raw(&attempts),
             [call("Oslo").as_str(), "nope", "still nope"]
         );
+    }
+
+    /// A handler that panics, while building its future or while it runs, ends the run
+    /// with the panic and every attempt so far; the model is not asked again.
+    #[test]
+    fn a_panicking_handler_ends_the_run_with_its_attempts() {
+        let while_running = Toolbox::new().tool("weather", |_: Call| async move {
+            if true {
+                panic!("the weather service is not configured");
+            }
+            Ok::<_, String>(String::new())
+        });
+        let before_running = Toolbox::new().tool(
+            "weather",
+            |_: Call| -> std::future::Ready<Result<String, String>> {
+                panic!("no city table");
+            },
+        );
+        for (tools, message) in [
+            (while_running, "the weather service is not configured"),
+            (before_running, "no city table"),
+        ] {
+            let model = Scripted::new(["not json".to_owned(), call("Oslo"), call("Rome")]);
+            let agent = Agent::new(model.clone()).max_attempts(2);
+            let outcome = run(&agent, &tools);
+            let Err(AskError::ToolPanicked { panic, attempts }) = &outcome else {
+                panic!("expected the handler's panic, got {outcome:?}");
+            };
+            assert_eq!(panic.tool, "weather");
+            assert_eq!(panic.message, message);
+            assert_eq!(raw(attempts), ["not json".to_owned(), call("Oslo")]);
+            assert_eq!(model.calls(), 2);
+            let shown = outcome.unwrap_err().to_string();
+            assert_eq!(
+                shown,
+                format!("the handler of the tool \"weather\" panicked: {message}")
+            );
+        }
     }
 }

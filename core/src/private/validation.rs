@@ -149,11 +149,7 @@ fn run_check<U: ?Sized, E: IntoRejection>(
             Rejection::Violations(violations) => violations,
         },
         Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "the panic carried no message".to_owned());
+            let message = crate::panic::message(payload.as_ref());
             let kind = ViolationKind::CheckPanicked {
                 check: check_name.to_owned(),
                 message,

@@ -10,9 +10,13 @@ use rustc_hash::FxHashMap;
 /// Above this many names, a hash lookup beats the scan.
 const SCANNED: usize = 24;
 
-/// The names of an object's properties, compiled for lookup.
+/// The names of an object's properties, compiled for lookup. Boxed: a node holds two,
+/// most of them empty, and nodes are built on the stack while a schema loads.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct KeyIndex {
+pub(crate) struct KeyIndex(Option<Box<Index>>);
+
+#[derive(Debug, Clone, Default)]
+struct Index {
     /// The first eight bytes of each name, zero-padded, in the order of the properties
     /// (empty when `hashed` is used): scanned first, packed.
     starts: Vec<u64>,
@@ -21,7 +25,7 @@ pub(crate) struct KeyIndex {
     /// Name → property, for objects with many names.
     hashed: FxHashMap<String, usize>,
     /// The required properties as bits, for objects of at most 64 properties.
-    pub(crate) required: Option<u64>,
+    required: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -45,7 +49,10 @@ impl KeyIndex {
     /// belongs to wins.
     pub(crate) fn new<'a>(names: impl Iterator<Item = (&'a str, usize)>) -> KeyIndex {
         let names: Vec<(&str, usize)> = names.collect();
-        let mut index = KeyIndex::default();
+        if names.is_empty() {
+            return KeyIndex(None);
+        }
+        let mut index = Index::default();
         if names.len() > SCANNED {
             for (name, property) in names {
                 index.hashed.entry(name.to_owned()).or_insert(property);
@@ -64,16 +71,42 @@ impl KeyIndex {
                 })
                 .collect();
         }
-        index
+        KeyIndex(Some(Box::new(index)))
+    }
+
+    /// With the required properties given as bits (for at most 64 properties).
+    pub(crate) fn with_required(mut self, required: Option<u64>) -> KeyIndex {
+        if let Some(index) = &mut self.0 {
+            index.required = required;
+        } else if required.is_some() {
+            self.0 = Some(Box::new(Index {
+                required,
+                ..Index::default()
+            }));
+        }
+        self
+    }
+
+    /// The required properties as bits, when the object has at most 64 properties.
+    pub(crate) fn required(&self) -> Option<u64> {
+        self.0.as_ref().and_then(|index| index.required)
     }
 
     /// Whether the index holds no name (not built yet, or an object without properties).
     pub(crate) fn is_empty(&self) -> bool {
-        self.starts.is_empty() && self.hashed.is_empty()
+        self.0
+            .as_ref()
+            .is_none_or(|index| index.starts.is_empty() && index.hashed.is_empty())
     }
 
     /// The property `key` names.
     pub(crate) fn get(&self, key: &str) -> Option<usize> {
+        self.0.as_ref()?.get(key)
+    }
+}
+
+impl Index {
+    fn get(&self, key: &str) -> Option<usize> {
         if !self.hashed.is_empty() {
             return self.hashed.get(key).copied();
         }

@@ -248,13 +248,14 @@ impl Node {
                     .chain(p.aliases.iter().map(String::as_str))
                     .map(move |key| (key, i))
             }));
-        self.property_index.required = (self.properties.len() <= 64).then(|| {
+        let required = (1..=64).contains(&self.properties.len()).then(|| {
             self.properties
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| p.required)
                 .fold(0, |bits, (i, _)| bits | 1 << i)
         });
+        self.property_index = std::mem::take(&mut self.property_index).with_required(required);
         let alternatives = if !self.one_of.is_empty() {
             &self.one_of
         } else {
@@ -330,10 +331,9 @@ fn discriminator(alternatives: &[Node]) -> Option<Discriminator> {
             }
         }
         if values.len() >= 2 {
-            let distinct = values
-                .iter()
-                .enumerate()
-                .all(|(i, (v, _))| values[..i].iter().all(|(w, _)| w != v));
+            // Compared as JSON text, in one pass: a union of a thousand tools stays linear.
+            let mut seen = std::collections::HashSet::new();
+            let distinct = values.iter().all(|(v, _)| seen.insert(v.to_string()));
             let exhaustive = distinct
                 && values.len() == alternatives.len()
                 && alternatives

@@ -198,11 +198,7 @@ impl Toolset {
             Ok(Ok(())) => Ok(()),
             Ok(Err(rejection)) => Err(Failed::Rejected(rejection.into_violations())),
             Err(payload) => {
-                let message = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "the panic carried no message".to_owned());
+                let message = crate::panic::message(payload.as_ref());
                 Err(Failed::Panicked(CheckPanic {
                     tool: self.tools[index].name.clone(),
                     message,

@@ -303,6 +303,13 @@ impl<'a> Validator<'a> {
         if node.used.has(Used::EXTRAS) {
             self.keywords_and_extras(node, value);
         } else {
+            // The reference is followed here, not in a function of its own: a chain of
+            // references costs one frame per link.
+            if node.used.has(Used::REFERENCE)
+                && let Some(id) = node.reference
+            {
+                self.follow(id, value);
+            }
             self.keywords(node, value);
         }
         self.depth -= 1;
@@ -316,6 +323,9 @@ impl<'a> Validator<'a> {
             self.hint = Some(hint);
         }
         let reported = self.out.len();
+        if let Some(id) = node.reference {
+            self.follow(id, value);
+        }
         self.keywords(node, value);
         if node.bridge.is_some() {
             self.bridge(node, value, reported);
@@ -342,9 +352,6 @@ impl<'a> Validator<'a> {
             return;
         }
         let used = node.used;
-        if used.has(Used::REFERENCE) {
-            self.reference(node, value);
-        }
         if let Some(types) = node.types
             && !types.admits(value)
         {
@@ -396,8 +403,8 @@ impl<'a> Validator<'a> {
         );
     }
 
-    fn reference(&mut self, node: &'a Node, value: &'a Value) {
-        let Some(id) = node.reference else { return };
+    /// Checks the value against the definition a `$ref` names.
+    fn follow(&mut self, id: crate::schema::DefId, value: &'a Value) {
         match self.schema.definition(id) {
             Some(target) => self.check(target, value),
             None => self.report(

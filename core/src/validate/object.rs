@@ -121,7 +121,7 @@ impl<'a> Validator<'a> {
 
     /// Required properties and keys the object lacks.
     fn missing(&mut self, node: &'a Node, map: &'a Map<String, Value>, seen: &Seen) {
-        let all_given = match (seen, node.property_index.required) {
+        let all_given = match (seen, node.property_index.required()) {
             (Seen::Few(bits), Some(required)) => bits & required == required,
             _ => false,
         };

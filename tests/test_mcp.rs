@@ -3,12 +3,15 @@
 //! streamable HTTP, and the official reference server `mcp-server-time` from PyPI
 //! (installed by `scripts/mcp-servers`, which CI runs first).
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use toolschema::mcp::{McpError, Operation, Server, ServerSpec, Servers, Timeouts};
 use toolschema::{Choice, Toolset};
+
+#[path = "reference_servers.rs"]
+mod reference_servers;
+use reference_servers::time_server;
 
 const TEST_SERVER: &str = env!("CARGO_BIN_EXE_mcp-test-server");
 
@@ -21,28 +24,6 @@ fn short() -> Timeouts {
     Timeouts::new()
         .with_connect(Duration::from_secs(20))
         .with_call(Duration::from_secs(20))
-}
-
-/// The reference server, or a failure that says how to install it.
-fn time_server() -> ServerSpec {
-    let bin: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "target",
-        "mcp-servers",
-        "venv",
-        "bin",
-    ]
-    .iter()
-    .collect();
-    let program = bin.join("mcp-server-time");
-    assert!(
-        program.is_file(),
-        "mcp-server-time is not installed at {}: run `scripts/mcp-servers` (it installs \
-         mcp-server-time from PyPI into target/mcp-servers/venv; .ci/run does this first)",
-        program.display()
-    );
-    ServerSpec::stdio("time", program).arg("--local-timezone=UTC")
 }
 
 /// Whether the process `pid` still exists (a zombie counts: it is not reaped yet).

@@ -10,6 +10,10 @@ use toolschema::agent::AskError;
 use toolschema::mcp::{McpError, McpRunError, ServerSpec, Servers, Timeouts};
 use toolschema::provider::Scripted;
 
+#[path = "reference_servers.rs"]
+mod reference_servers;
+use reference_servers::time_server;
+
 const TEST_SERVER: &str = env!("CARGO_BIN_EXE_mcp-test-server");
 
 async fn rust_servers(call_timeout: Duration) -> Servers {
@@ -247,27 +251,9 @@ async fn local_rust_tools_and_server_tools_in_one_loop() {
 
 #[tokio::test]
 async fn the_reference_time_server_in_the_loop() {
-    let program: std::path::PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "target",
-        "mcp-servers",
-        "venv",
-        "bin",
-        "mcp-server-time",
-    ]
-    .iter()
-    .collect();
-    assert!(
-        program.is_file(),
-        "mcp-server-time is not installed at {}: run `scripts/mcp-servers` (it installs \
-         mcp-server-time from PyPI into target/mcp-servers/venv; .ci/run does this first)",
-        program.display()
-    );
-    let servers =
-        Servers::connect([ServerSpec::stdio("time", program).arg("--local-timezone=UTC")])
-            .await
-            .expect("mcp-server-time connects");
+    let servers = Servers::connect([time_server()])
+        .await
+        .expect("mcp-server-time connects");
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = seen.clone();
     let tools = servers

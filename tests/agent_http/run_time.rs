@@ -56,6 +56,20 @@ fn calls(choice: &Choice) -> Vec<(&str, &Value)> {
     }
 }
 
+/// The two calls the replies make, under the servers' names.
+fn assert_both_calls(choice: &Choice) {
+    assert_eq!(
+        calls(choice),
+        [
+            (
+                "time.get_current_time",
+                &json!({ "timezone": "Europe/Oslo" })
+            ),
+            ("lights/turn on", &json!({ "name": "bedroom" })),
+        ]
+    );
+}
+
 fn names(body: &Value, key: &str) -> Vec<String> {
     body["tools"]
         .as_array()
@@ -87,16 +101,7 @@ async fn openai_tools_mode_sends_mapped_names_and_maps_the_calls_back() {
         .await
         .expect("calls");
     // The strict dialect's null for an absent optional key is read back as absent.
-    assert_eq!(
-        calls(&choice),
-        [
-            (
-                "time.get_current_time",
-                &json!({ "timezone": "Europe/Oslo" })
-            ),
-            ("lights/turn on", &json!({ "name": "bedroom" })),
-        ]
-    );
+    assert_both_calls(&choice);
     let Choice::Calls(made) = &choice else {
         unreachable!()
     };
@@ -168,16 +173,7 @@ async fn anthropic_tools_mode_sends_mapped_names_and_maps_the_calls_back() {
         .ask_tools(&tools(), "Time in Oslo, and the bedroom light on")
         .await
         .expect("calls");
-    assert_eq!(
-        calls(&choice),
-        [
-            (
-                "time.get_current_time",
-                &json!({ "timezone": "Europe/Oslo" })
-            ),
-            ("lights/turn on", &json!({ "name": "bedroom" })),
-        ]
-    );
+    assert_both_calls(&choice);
 
     let sent = bodies(&server).await;
     assert_eq!(

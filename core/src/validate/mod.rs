@@ -424,12 +424,13 @@ impl<'a> Validator<'a> {
             self.not_allowed(value, std::slice::from_ref(constant));
         }
         if let Some(values) = &node.enumeration {
-            let listed = match value {
-                // An enum of strings is indexed; other values are never among them.
-                _ if !node.enum_index.is_empty() => value
+            // An enum of strings is indexed; other values are never among them.
+            let listed = if node.enum_index.is_empty() {
+                values.iter().any(|v| json_eq(v, value))
+            } else {
+                value
                     .as_str()
-                    .is_some_and(|s| node.enum_index.get(s).is_some()),
-                _ => values.iter().any(|v| json_eq(v, value)),
+                    .is_some_and(|s| node.enum_index.get(s).is_some())
             };
             if !listed {
                 self.not_allowed(value, values);

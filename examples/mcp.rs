@@ -12,12 +12,14 @@
 //!
 //! `MCP_SERVER_TIME` names another `mcp-server-time` command.
 
+#[path = "support/model.rs"]
+mod model;
+
 use std::path::PathBuf;
 
 use toolschema::Agent;
 use toolschema::agent::Event;
 use toolschema::mcp::{McpRunError, ServerSpec, Servers};
-use toolschema::provider::OpenAi;
 
 const DEFAULT_PROMPT: &str = "What time is it in Tokyo right now? And when it is 09:30 in New York, what time is it in Berlin?";
 
@@ -52,22 +54,7 @@ fn time_server() -> Option<PathBuf> {
 
 #[tokio::main]
 async fn main() {
-    if std::env::var_os("OPENAI_BASE_URL").is_none() {
-        eprintln!(
-            "No model server is named. Start the local model and name it:\n\n    \
-             eval \"$(scripts/local-model start)\"\n    cargo run --example mcp\n\n\
-             or set OPENAI_BASE_URL and OPENAI_MODEL (and OPENAI_API_KEY) for another \
-             OpenAI-compatible server."
-        );
-        std::process::exit(2);
-    }
-    let provider = match OpenAi::from_env() {
-        Ok(provider) => provider,
-        Err(e) => {
-            eprintln!("{e}\nSet OPENAI_MODEL (scripts/local-model env prints it).");
-            std::process::exit(2);
-        }
-    };
+    let provider = model::named_or_exit("mcp");
     let Some(time_server) = time_server() else {
         eprintln!(
             "mcp-server-time is not installed: run scripts/mcp-servers (it installs it from \

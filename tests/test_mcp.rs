@@ -91,7 +91,8 @@ async fn the_tools_are_listed_namespaced_by_server_and_calls_are_routed_back() {
             "rust.echo",
             "rust.fail",
             "rust.files/read me",
-            "rust.hang"
+            "rust.hang",
+            "rust.refuse"
         ]
     );
     // What the model is shown, and read back.
@@ -413,7 +414,7 @@ async fn two_servers_with_the_same_tools_are_told_apart() {
         .await
         .expect("connected");
     let tools = servers.toolset().expect("a toolset");
-    assert_eq!(tools.len(), 12);
+    assert_eq!(tools.len(), 14);
     let calls = calls(
         tools
             .parse(r#"{"name": "right_echo", "arguments": {"text": "from the right"}}"#)

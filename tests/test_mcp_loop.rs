@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use toolschema::Agent;
 use toolschema::agent::AskError;
-use toolschema::mcp::{McpError, McpRunError, ServerSpec, Servers, Timeouts};
+use toolschema::mcp::{McpError, McpRunError, ServerFailure, ServerSpec, Servers, Timeouts};
 use toolschema::provider::Scripted;
 
 #[path = "reference_servers.rs"]
@@ -89,8 +89,68 @@ async fn a_tool_error_goes_back_to_the_model_as_an_error() {
     );
 }
 
+/// Waits up to ten seconds for the process to be gone.
+async fn assert_gone(pid: u32) {
+    let start = Instant::now();
+    while alive(pid) && start.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!alive(pid), "process {pid} is still there");
+}
+
 #[tokio::test]
-async fn a_server_that_crashes_is_reported_to_the_model_and_kept_with_its_evidence() {
+async fn a_server_that_crashes_ends_the_run_with_its_evidence() {
+    let servers = rust_servers(Duration::from_secs(20)).await;
+    let pid = servers.servers()[0].pid().expect("a pid");
+    let model = Scripted::new([
+        "no call yet",
+        r#"{"name": "rust_crash", "arguments": {}}"#,
+        r#"{"answer": "never asked for"}"#,
+    ]);
+    let err = Agent::new(model.clone())
+        .max_attempts(2)
+        .run_mcp(&servers, "Crash it")
+        .await
+        .expect_err("the server died");
+    assert_eq!(
+        model.calls(),
+        2,
+        "the model is not asked after the server died"
+    );
+    let Some(McpError::Disconnected { server, stderr, .. }) = err.server_failure() else {
+        panic!("expected the server's death, got {err:?}");
+    };
+    assert_eq!(server, "rust");
+    assert!(
+        stderr
+            .iter()
+            .any(|l| l == "mcp-test-server: crashing on purpose")
+    );
+    let McpRunError::Ask { error, calls } = &err else {
+        panic!("expected the ask's error, got {err:?}");
+    };
+    assert!(matches!(error, AskError::ToolFailed { tool, .. } if tool == "rust.crash"));
+    assert_eq!(calls.len(), 1);
+    let raw: Vec<&str> = err.attempts().iter().map(|a| a.raw()).collect();
+    assert_eq!(
+        raw,
+        ["no call yet", r#"{"name": "rust_crash", "arguments": {}}"#]
+    );
+    // Said once, with the server's last words.
+    let shown = err.to_string();
+    assert!(
+        shown.starts_with(
+            "the tool \"rust.crash\" failed and ended the run: the MCP server \"rust\" \
+             closed the connection during tools/call of \"crash\""
+        ),
+        "{shown}"
+    );
+    assert_eq!(shown.matches("crashing on purpose").count(), 1, "{shown}");
+    assert_gone(pid).await;
+}
+
+#[tokio::test]
+async fn a_server_failure_told_to_the_model_is_kept_with_its_evidence() {
     let servers = rust_servers(Duration::from_secs(20)).await;
     let pid = servers.servers()[0].pid().expect("a pid");
     let model = Scripted::new([
@@ -98,8 +158,12 @@ async fn a_server_that_crashes_is_reported_to_the_model_and_kept_with_its_eviden
         r#"{"name": "rust_echo", "arguments": {"text": "still there?"}}"#,
         r#"{"answer": "The server is gone."}"#,
     ]);
+    let tools = servers
+        .loop_tools()
+        .expect("tools")
+        .on_server_failure(ServerFailure::ToldToModel);
     let run = Agent::new(model.clone())
-        .run_mcp(&servers, "Crash it")
+        .run_mcp_tools(&tools, "Crash it")
         .await
         .expect("an answer");
     assert_eq!(run.answer, json!("The server is gone."));
@@ -130,32 +194,51 @@ async fn a_server_that_crashes_is_reported_to_the_model_and_kept_with_its_eviden
         "{}",
         requests[2]
     );
-    let start = Instant::now();
-    while alive(pid) && start.elapsed() < Duration::from_secs(10) {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(!alive(pid), "process {pid} is still there");
+    assert_gone(pid).await;
 }
 
 #[tokio::test]
-async fn a_hanging_tool_is_a_timeout_the_model_reads() {
+async fn a_hanging_tool_ends_the_run_with_a_timeout() {
     let servers = rust_servers(Duration::from_millis(700)).await;
     let model = Scripted::new([
         r#"{"name": "rust_hang", "arguments": {}}"#,
-        r#"{"answer": "The tool did not answer."}"#,
+        r#"{"answer": "never asked for"}"#,
     ]);
-    let run = Agent::new(model.clone())
+    let err = Agent::new(model.clone())
         .run_mcp(&servers, "Wait for it")
         .await
-        .expect("an answer");
-    assert!(matches!(
-        run.server_failures().next(),
-        Some(McpError::Timeout { .. })
-    ));
+        .expect_err("the server hung");
     assert!(
-        model.request_texts()[1].contains(
-            r#"Error from rust_hang: the MCP server "rust" did not answer tools/call of "hang" within 0.7 s"#
-        ),
+        matches!(err.server_failure(), Some(McpError::Timeout { .. })),
+        "{err:?}"
+    );
+    assert_eq!(model.calls(), 1);
+    assert!(
+        err.to_string()
+            .contains(r#"the MCP server "rust" did not answer tools/call of "hang" within 0.7 s"#),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_call_goes_back_to_the_model() {
+    let servers = rust_servers(Duration::from_secs(20)).await;
+    let model = Scripted::new([
+        r#"{"name": "rust_refuse", "arguments": {}}"#,
+        r#"{"answer": "It was refused."}"#,
+    ]);
+    let run = Agent::new(model.clone())
+        .run_mcp(&servers, "Try it")
+        .await
+        .expect("an answer");
+    assert!(
+        matches!(run.server_failures().next(), Some(McpError::Refused { .. })),
+        "{:?}",
+        run.calls
+    );
+    assert!(
+        model.request_texts()[1]
+            .contains("Error from rust_refuse: the MCP server \"rust\" answered"),
         "{}",
         model.request_texts()[1]
     );

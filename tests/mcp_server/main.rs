@@ -1,7 +1,8 @@
 //! A deterministic MCP server for the tests of `toolschema::mcp`, on rmcp's server side.
 //!
 //! Tools: `echo` and `add` answer; `fail` reports a tool error (`isError: true`); `hang`
-//! never answers; `crash` writes to stderr and exits the process mid-call;
+//! never answers; `crash` writes to stderr and exits the process mid-call; `refuse`
+//! answers with a JSON-RPC error;
 //! `files/read me` has a name no provider accepts as it is.
 //!
 //!     mcp-test-server                      # stdio
@@ -87,6 +88,14 @@ impl TestServer {
     async fn crash(&self) -> String {
         eprintln!("mcp-test-server: crashing on purpose");
         std::process::exit(3)
+    }
+
+    #[tool(description = "Answer the call with a JSON-RPC error (the server is alive).")]
+    async fn refuse(&self) -> Result<String, rmcp::ErrorData> {
+        Err(rmcp::ErrorData::internal_error(
+            "the quota is used up",
+            None,
+        ))
     }
 
     #[tool(

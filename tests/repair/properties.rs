@@ -361,6 +361,33 @@ proptest! {
         prop_assert!(repair(&text).is_err(), "{text} gave {:?}", repair(&text));
     }
 
+    /// A literal in any spelling repair reads (`null`, `None`, `TRUE`) followed by a colon
+    /// is a value the colon follows, never the start of a bare word `null:` that would
+    /// let the values around it be read as one string. Inside a string or a longer word
+    /// (`nullable: x`) the colon stays what it was.
+    #[test]
+    fn a_literal_before_a_colon_is_a_value_of_its_own(
+        first in TEXT,
+        literal in prop::sample::select(vec![
+            "true", "false", "null", "True", "False", "None", "TRUE", "FALSE", "NULL", "Null",
+        ]),
+        colon in prop::sample::select(vec![":", ": ", " :", ":\n"]),
+        last in json_value(),
+    ) {
+        let first = Value::String(first).to_string();
+        let text = format!("{first},{literal}{colon}{last}");
+        prop_assert!(repair(&text).is_err(), "{text} gave {:?}", repair(&text));
+        // Valid JSON that holds the same characters in strings reads as written.
+        let valid = serde_json::json!({"k": format!("{literal}{colon}"), "v": last});
+        prop_assert_eq!(&repair(&valid.to_string()).map(|(v, _)| v).ok(), &Some(valid));
+        // A longer bare word on one line keeps its colon.
+        if !colon.contains('\n') {
+            let word = format!("{literal}able{colon}x");
+            let read = repair(&format!("{{\"k\": {word}}}")).map(|(v, _)| v).ok();
+            prop_assert_eq!(read.as_ref().and_then(|v| v["k"].as_str()), Some(word.as_str()));
+        }
+    }
+
     /// Several strings where a list of strings is expected are read as its items, exactly
     /// as written, or refused; never one string made of them. Syntax repair alone refuses
     /// them.

@@ -109,6 +109,16 @@ pub enum AskError {
         panic: super::tools::ToolPanic,
         attempts: Vec<Attempt>,
     },
+    /// A tool failed in a way that ends the run instead of going back to the model (an
+    /// MCP server that died or stopped answering: see `mcp::ServerFailure`, feature
+    /// `mcp`). The attempts up to the step that called the tool are kept.
+    #[error("the tool {} failed and ended the run: {error}", crate::error::quote(.tool))]
+    ToolFailed {
+        /// The tool, by the name its handler was registered under.
+        tool: String,
+        error: std::sync::Arc<dyn std::error::Error + Send + Sync>,
+        attempts: Vec<Attempt>,
+    },
     /// The schema asked for cannot check replies (see [`Schema::problem`](crate::Schema::problem)):
     /// no model was called.
     #[error("the schema cannot be used: {error}")]
@@ -136,6 +146,7 @@ impl AskError {
             | AskError::StepLimit { attempts, .. }
             | AskError::CheckPanicked { attempts, .. }
             | AskError::ToolPanicked { attempts, .. }
+            | AskError::ToolFailed { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }
@@ -149,6 +160,7 @@ impl AskError {
             | AskError::StepLimit { attempts, .. }
             | AskError::CheckPanicked { attempts, .. }
             | AskError::ToolPanicked { attempts, .. }
+            | AskError::ToolFailed { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }

@@ -30,7 +30,7 @@ pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
 pub use request::PromptForm;
 pub use retry::{Backoff, CancelToken, Delays};
-pub use tools::{StepOutcome, ToolPanic, Toolbox};
+pub use tools::{StepOutcome, ToolFailure, ToolPanic, Toolbox};
 
 use crate::Error;
 use crate::coerce::Coercion;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -26,8 +27,26 @@ pub(super) fn record_step(attempts: impl FnOnce() -> Vec<Attempt>) {
     let _outside_the_loop = STEP_ATTEMPTS.try_with(|step| step.borrow_mut().extend(attempts()));
 }
 
+/// Why a tool handler registered with [`Toolbox::tool_that_may_end`] gave no output.
+#[derive(Debug, Clone)]
+pub enum ToolFailure {
+    /// An error the model reads, marked as an error, to fix its call or answer anyway.
+    ForModel(String),
+    /// An error that ends the run ([`AskError::ToolFailed`]): the model is not asked again.
+    EndsRun(Arc<dyn std::error::Error + Send + Sync>),
+}
+
+impl ToolFailure {
+    /// An error that ends the run: any error, or a message.
+    pub fn ends_run(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        ToolFailure::EndsRun(Arc::from(error.into()))
+    }
+}
+
 type Handler = Box<
-    dyn Fn(Value) -> Pin<Box<dyn Future<Output = Result<String, String>> + Send>> + Send + Sync,
+    dyn Fn(Value) -> Pin<Box<dyn Future<Output = Result<String, ToolFailure>> + Send>>
+        + Send
+        + Sync,
 >;
 
 /// Async tools registered by name: for the `#[tool]` variants of a union
@@ -115,21 +134,70 @@ impl Toolbox {
     }
 
     /// Registers the tool `name`, whose arguments are read as an `A`.
-    pub fn tool<A, F, Fut, E>(mut self, name: &str, handler: F) -> Self
+    pub fn tool<A, F, Fut, E>(self, name: &str, handler: F) -> Self
     where
         A: ToolSchema,
         F: Fn(A) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<String, E>> + Send + 'static,
         E: std::fmt::Display,
     {
-        let handler = std::sync::Arc::new(handler);
+        self.tool_that_may_end(name, move |arguments: A| {
+            let ran = handler(arguments);
+            async move { ran.await.map_err(|e| ToolFailure::ForModel(e.to_string())) }
+        })
+    }
+
+    /// Registers the tool `name`, whose handler may end the run: it returns
+    /// [`ToolFailure::ForModel`] for an error the model reads (as [`Toolbox::tool`] does
+    /// with any error), or [`ToolFailure::EndsRun`] for one no later step can help (a
+    /// backend that is down, credentials refused), which ends the run with
+    /// [`AskError::ToolFailed`], every attempt kept.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use toolschema::agent::{AskError, ToolFailure, Toolbox};
+    /// use toolschema::provider::Scripted;
+    /// use toolschema::{Agent, ToolSchema};
+    ///
+    /// #[derive(ToolSchema, Debug)]
+    /// struct Unlock { door: String }
+    ///
+    /// #[derive(ToolSchema, Debug)]
+    /// enum Step {
+    ///     #[tool] Unlock(Unlock),
+    ///     #[answer] Answer(String),
+    /// }
+    ///
+    /// let tools = Toolbox::new().tool_that_may_end("unlock", |args: Unlock| async move {
+    ///     if args.door != "front" {
+    ///         return Err(ToolFailure::ForModel(format!("there is no door {:?}", args.door)));
+    ///     }
+    ///     Err(ToolFailure::ends_run("the lock's hub is offline"))
+    /// });
+    /// let model = Scripted::new([
+    ///     r#"{"name": "unlock", "arguments": {"door": "back"}}"#,
+    ///     r#"{"name": "unlock", "arguments": {"door": "front"}}"#,
+    /// ]);
+    /// let err = Agent::new(model).run::<Step>("Unlock the door", &tools).await.unwrap_err();
+    /// assert!(matches!(&err, AskError::ToolFailed { tool, .. } if tool == "unlock"));
+    /// assert_eq!(err.attempts().len(), 2);
+    /// # });
+    /// ```
+    pub fn tool_that_may_end<A, F, Fut>(mut self, name: &str, handler: F) -> Self
+    where
+        A: ToolSchema,
+        F: Fn(A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<String, ToolFailure>> + Send + 'static,
+    {
+        let handler = Arc::new(handler);
         self.handlers.insert(
             name.to_owned(),
             Box::new(move |arguments: Value| {
                 let handler = handler.clone();
                 Box::pin(async move {
-                    let arguments = crate::from_value::<A>(arguments).map_err(|e| e.to_string())?;
-                    handler(arguments).await.map_err(|e| e.to_string())
+                    let arguments = crate::from_value::<A>(arguments)
+                        .map_err(|e| ToolFailure::ForModel(e.to_string()))?;
+                    handler(arguments).await
                 })
             }),
         );
@@ -144,7 +212,7 @@ impl Toolbox {
 
     /// Runs the handler of `name`. A handler that panics (building its future or while
     /// it runs) does not unwind into the loop: the panic comes back as a [`ToolPanic`].
-    async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, ToolPanic> {
+    async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, Halt> {
         use futures_util::FutureExt;
         let Some(handler) = self.handlers.get(name) else {
             return Ok(StepOutcome::Failed {
@@ -159,11 +227,34 @@ impl Toolbox {
         let tool = name.to_owned();
         match ran {
             Ok(Ok(output)) => Ok(StepOutcome::Ran { tool, output }),
-            Ok(Err(error)) => Ok(StepOutcome::Failed { tool, error }),
-            Err(payload) => Err(ToolPanic {
+            Ok(Err(ToolFailure::ForModel(error))) => Ok(StepOutcome::Failed { tool, error }),
+            Ok(Err(ToolFailure::EndsRun(error))) => Err(Halt::Failed { tool, error }),
+            Err(payload) => Err(Halt::Panicked(ToolPanic {
                 tool,
                 message: crate::panic::message(payload.as_ref()),
-            }),
+            })),
+        }
+    }
+}
+
+/// A tool call that ends the run.
+enum Halt {
+    Panicked(ToolPanic),
+    Failed {
+        tool: String,
+        error: Arc<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl Halt {
+    fn into_error(self, attempts: Vec<Attempt>) -> AskError {
+        match self {
+            Halt::Panicked(panic) => AskError::ToolPanicked { panic, attempts },
+            Halt::Failed { tool, error } => AskError::ToolFailed {
+                tool,
+                error,
+                attempts,
+            },
         }
     }
 }
@@ -302,12 +393,7 @@ impl<P: Provider> Agent<P> {
                                 failed = true;
                                 format!("Error from {name}: {error}")
                             }
-                            Err(panic) => {
-                                return Err(AskError::ToolPanicked {
-                                    panic,
-                                    attempts: all_attempts,
-                                });
-                            }
+                            Err(halt) => return Err(halt.into_error(all_attempts)),
                         };
                         done.push((call.name.clone(), arguments.clone(), result.clone()));
                         result

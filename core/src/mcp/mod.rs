@@ -11,9 +11,10 @@
 //!
 //! Every request runs under a [`Timeouts`] limit (30 s to connect, 30 s to list, 60 s
 //! per call by default), and every failure is an [`McpError`] that names the server, the
-//! request and the last lines the server wrote to stderr. In the loop, a failed call
-//! goes back to the model as the tool's error and is kept, with its evidence, in the
-//! run's record of calls. A stdio server's process (and its process group) is killed
+//! request and the last lines the server wrote to stderr. In the loop, a server that
+//! dies or stops answering ends the run with that error ([`ServerFailure`]; it can be told
+//! to the model instead), a call the server refuses and a tool's own error go back to
+//! the model, and every call is kept, with its evidence, in the run's record. A stdio server's process (and its process group) is killed
 //! when its connection is dropped; [`Servers::close`] waits until it is gone.
 //!
 //! ```no_run
@@ -50,7 +51,7 @@ mod spec;
 
 pub use error::{McpError, Operation};
 pub use output::ToolOutput;
-pub use run::{McpCall, McpRun, McpRunError, McpTools};
+pub use run::{McpCall, McpRun, McpRunError, McpTools, ServerFailure};
 pub use server::Server;
 pub use servers::Servers;
 pub use spec::{ServerSpec, Timeouts};

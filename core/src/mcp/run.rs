@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::server::Caller;
 use super::{McpError, Servers, ToolOutput};
-use crate::agent::{Agent, AskError, Toolbox};
+use crate::agent::{Agent, AskError, ToolFailure, Toolbox};
 use crate::provider::Provider;
 use crate::{ToolSchema, Toolset};
 
@@ -53,16 +53,47 @@ impl fmt::Display for McpCall {
 
 type Observer = Arc<dyn Fn(&McpCall) + Send + Sync>;
 
+/// What the loop does when a server fails a call: it died (the connection closed), it
+/// did not answer in time, or the transport or protocol broke
+/// ([`McpError::Disconnected`], [`McpError::Timeout`], [`McpError::Failed`]).
+///
+/// A server that answers the call with a JSON-RPC error ([`McpError::Refused`]) is alive
+/// and said why: that always goes back to the model, as does a tool that reports an
+/// error (`isError`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ServerFailure {
+    /// The run ends with [`AskError::ToolFailed`], whose error is the [`McpError`]
+    /// (server, request, stderr tail), every attempt and every call kept. The default:
+    /// an answer written after a server died is an answer without its tool.
+    #[default]
+    EndsRun,
+    /// The failure goes back to the model as the tool's error, so that it can use
+    /// another server's tools or answer without them.
+    ToldToModel,
+}
+
+impl ServerFailure {
+    fn ends_run(self, error: &McpError) -> bool {
+        self == ServerFailure::EndsRun
+            && matches!(
+                error,
+                McpError::Disconnected { .. } | McpError::Timeout { .. } | McpError::Failed { .. }
+            )
+    }
+}
+
 /// The tools of connected servers, ready for the loop: the union (with the direct
 /// answer), a handler per tool, and the record of the calls made.
 ///
-/// A call whose server fails (it died, did not answer in time, refused the call) goes
-/// back to the model as the tool's error, so that it can answer anyway or use another
-/// tool, and is kept in the record with all its evidence ([`McpCall::result`]).
+/// A call whose server died or stopped answering ends the run, unless
+/// [`McpTools::on_server_failure`] says to tell the model; a call the server refused goes
+/// back to the model as the tool's error. Every call is kept in the record with all its
+/// evidence ([`McpCall::result`]).
 pub struct McpTools {
     toolset: Toolset,
     toolbox: Toolbox,
     calls: Arc<Mutex<Vec<McpCall>>>,
+    on_failure: Arc<Mutex<ServerFailure>>,
 }
 
 impl fmt::Debug for McpTools {
@@ -77,6 +108,7 @@ impl McpTools {
     fn new(servers: &Servers, observer: Option<Observer>) -> Result<McpTools, McpError> {
         let toolset = servers.toolset()?.with_answer();
         let calls: Arc<Mutex<Vec<McpCall>>> = Arc::default();
+        let on_failure: Arc<Mutex<ServerFailure>> = Arc::default();
         let mut toolbox = Toolbox::new();
         for (name, caller, tool) in servers.routes() {
             let handler = Handler {
@@ -85,14 +117,32 @@ impl McpTools {
                 caller: caller.clone(),
                 calls: Arc::clone(&calls),
                 observer: observer.clone(),
+                on_failure: Arc::clone(&on_failure),
             };
-            toolbox = toolbox.tool(name, move |arguments: Value| handler.clone().run(arguments));
+            toolbox = toolbox
+                .tool_that_may_end(name, move |arguments: Value| handler.clone().run(arguments));
         }
         Ok(McpTools {
             toolset,
             toolbox,
             calls,
+            on_failure,
         })
+    }
+
+    /// What a server that dies or stops answering does to the run (by default it ends
+    /// it: [`ServerFailure::EndsRun`]).
+    ///
+    /// ```no_run
+    /// # async fn demo(servers: toolschema::mcp::Servers) -> Result<(), toolschema::mcp::McpError> {
+    /// use toolschema::mcp::ServerFailure;
+    /// // Several servers: the model may carry on with the others' tools.
+    /// let tools = servers.loop_tools()?.on_server_failure(ServerFailure::ToldToModel);
+    /// # Ok(()) }
+    /// ```
+    pub fn on_server_failure(self, policy: ServerFailure) -> Self {
+        *lock(&self.on_failure) = policy;
+        self
     }
 
     /// The union the model chooses from: every server's tools, namespaced, and the
@@ -131,8 +181,8 @@ impl McpTools {
     }
 }
 
-fn lock(calls: &Mutex<Vec<McpCall>>) -> std::sync::MutexGuard<'_, Vec<McpCall>> {
-    calls
+fn lock<T>(shared: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    shared
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -147,10 +197,11 @@ struct Handler {
     caller: Caller,
     calls: Arc<Mutex<Vec<McpCall>>>,
     observer: Option<Observer>,
+    on_failure: Arc<Mutex<ServerFailure>>,
 }
 
 impl Handler {
-    async fn run(self, arguments: Value) -> Result<String, String> {
+    async fn run(self, arguments: Value) -> Result<String, ToolFailure> {
         let result = self.caller.call(&self.tool, arguments.clone()).await;
         let call = McpCall {
             tool: self.name,
@@ -160,9 +211,13 @@ impl Handler {
         if let Some(observer) = &self.observer {
             observer(&call);
         }
-        let for_model = call.for_model();
+        let policy = *lock(&self.on_failure);
+        let outcome = match &call.result {
+            Err(error) if policy.ends_run(error) => Err(ToolFailure::EndsRun(error.clone())),
+            _ => call.for_model().map_err(ToolFailure::ForModel),
+        };
         lock(&self.calls).push(call);
-        for_model
+        outcome
     }
 }
 
@@ -206,7 +261,7 @@ pub enum McpRunError {
     Tools(McpError),
     /// The loop ended without an answer; the error keeps every attempt, and every call
     /// made is here too.
-    #[error("{error}{}", CallsSummary(calls))]
+    #[error("{error}{}", CallsSummary(error, calls))]
     Ask {
         error: AskError,
         calls: Vec<McpCall>,
@@ -221,14 +276,33 @@ impl McpRunError {
             McpRunError::Ask { error, .. } => error.attempts(),
         }
     }
+
+    /// The server failure that ended the run ([`ServerFailure::EndsRun`]), if one did.
+    pub fn server_failure(&self) -> Option<&McpError> {
+        match self {
+            McpRunError::Ask {
+                error: AskError::ToolFailed { error, .. },
+                ..
+            } => error.downcast_ref::<McpError>(),
+            _ => None,
+        }
+    }
 }
 
-struct CallsSummary<'a>(&'a [McpCall]);
+/// The failed calls, but the one whose error ended the run: the error says it already.
+struct CallsSummary<'a>(&'a AskError, &'a [McpCall]);
 
 impl fmt::Display for CallsSummary<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for call in self.0.iter().filter(|c| c.result.is_err()) {
-            write!(f, "\nMCP call {call}")?;
+        let ended = match self.0 {
+            AskError::ToolFailed { error, .. } => Some(Arc::as_ptr(error).cast::<()>()),
+            _ => None,
+        };
+        for call in self.1 {
+            let Err(error) = &call.result else { continue };
+            if Some(Arc::as_ptr(error).cast::<()>()) != ended {
+                write!(f, "\nMCP call {call}")?;
+            }
         }
         Ok(())
     }

@@ -145,9 +145,14 @@ impl Repairer<'_> {
                     .next_back()
                     .is_some_and(char::is_alphanumeric)
                 && self.peek_at(c.len_utf8()).is_some_and(char::is_alphabetic);
+            // `null: "b"`: a literal before a colon is a value the colon follows, never
+            // the start of a longer word (`10:30` and `http://` are read whole).
+            let after_literal =
+                c == ':' && literal(self.text[start..self.pos].trim_end()).is_some();
             if matches!(c, ',' | '[' | ']' | '{' | '}' | '\n')
                 || (is_quote(c) && !apostrophe)
                 || comment
+                || after_literal
             {
                 break;
             }

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+mod named;
+
 use serde_json::Value;
 
 use crate::Error;
@@ -343,6 +345,17 @@ impl RepairPrompt {
                 .any(|v| matches!(v.kind(), ViolationKind::Syntax { .. }));
         if no_json {
             add("Your reply had no JSON in it: reply with the JSON value alone.".into());
+        }
+        // A value outside its list with no did-you-mean: the values the request names.
+        if let Some(request) = &self.request {
+            for violation in self.error.violations() {
+                if let ViolationKind::NotAllowed { allowed, .. } = violation.kind()
+                    && violation.suggestion().is_none()
+                    && let Some(named) = named::named_in_request(request, allowed)
+                {
+                    add(named.hint(violation.pointer()));
+                }
+            }
         }
         for fix in self.error.fixes() {
             let hint = match fix.kind() {

@@ -1,0 +1,125 @@
+//! Names as servers spell them, as models are shown them, and namespaced by server.
+
+use super::*;
+
+fn server_tools() -> Toolset {
+    let long = format!("reports.{}", "quarterly_revenue_by_region_".repeat(4));
+    Toolset::from_mcp_tools(&json!({ "tools": [
+        { "name": "time.get_current_time", "inputSchema": { "type": "object", "properties": { "tz": { "type": "string" } } } },
+        { "name": "files/read file", "inputSchema": { "type": "object", "properties": { "path": { "type": "string" } }, "required": ["path"] } },
+        { "name": "time_get_current_time", "inputSchema": { "type": "object" } },
+        { "name": long, "inputSchema": { "type": "object" } },
+    ]}))
+    .unwrap()
+}
+
+#[test]
+fn models_see_allowed_names_and_calls_carry_the_servers() {
+    let tools = server_tools();
+    let model_names: Vec<&str> = tools
+        .names()
+        .map(|n| tools.model_name(n).unwrap())
+        .collect();
+    let pattern = regex_lite(&model_names);
+    assert!(pattern, "{model_names:?}");
+    // A name already allowed is its own; another that becomes it gets a hash.
+    assert_eq!(model_names[2], "time_get_current_time");
+    assert!(model_names[0].starts_with("time_get_current_time_"));
+    assert_eq!(model_names[1], "files_read_file");
+    assert_eq!(model_names[3].len(), 64);
+    for (name, model) in tools.names().zip(&model_names) {
+        assert_eq!(tools.original_name(model), Some(name));
+    }
+    // The union, the docs and the definitions use the model's names.
+    // (Open objects, as servers write them, are for dialects that take them.)
+    let definitions = tools.definitions(Dialect::Gemini).unwrap();
+    let defined: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(defined, model_names);
+    assert!(tools.compact().contains("\"files_read_file\""));
+    assert!(!tools.compact().contains("files/read file"));
+
+    let reply = format!(
+        r#"{{"name": "{}", "arguments": {{"tz": "UTC"}}}}"#,
+        model_names[0]
+    );
+    let found = calls(tools.parse(&reply).unwrap());
+    assert_eq!(
+        found,
+        [("time.get_current_time".to_owned(), json!({ "tz": "UTC" }))]
+    );
+    let Choice::Calls(call) = tools.parse(&reply).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(call[0].model_name(), model_names[0]);
+
+    // A reply that spells a tool as the server does is read as the tool it names.
+    let parsed = tools
+        .read(
+            &Parser::new(),
+            r#"{"name": "files/read file", "arguments": {"path": "/etc/hosts"}}"#,
+        )
+        .unwrap();
+    assert_eq!(
+        calls(parsed.value),
+        [(
+            "files/read file".to_owned(),
+            json!({ "path": "/etc/hosts" })
+        )]
+    );
+    assert_eq!(
+        parsed.fixes[0].to_string(),
+        r#"/name: matched "files/read file" to the allowed value "files_read_file""#
+    );
+
+    // The mapping does not depend on the order the server listed its tools in.
+    let reversed = Toolset::from_mcp_tools(&json!({ "tools": tools
+        .names()
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .map(|n| json!({ "name": n, "inputSchema": { "type": "object" } }))
+        .collect::<Vec<_>>() }))
+    .unwrap();
+    for name in tools.names() {
+        assert_eq!(reversed.model_name(name), tools.model_name(name), "{name}");
+    }
+}
+
+fn regex_lite(names: &[&str]) -> bool {
+    names.iter().all(|n| {
+        (1..=64).contains(&n.len())
+            && n.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    })
+}
+
+#[test]
+fn servers_are_namespaced_and_duplicates_refused() {
+    let list = |names: &[&str]| json!({ "tools": names.iter().map(|n| json!({ "name": n, "inputSchema": { "type": "object" } })).collect::<Vec<_>>() });
+    let a = Toolset::from_mcp_tools(&list(&["search", "fetch"])).unwrap();
+    let b = Toolset::from_mcp_tools(&list(&["search"])).unwrap();
+    let err = a.clone().merge(b.clone()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"(root): the tool "search" is in the set twice; tool names must be unique (namespace the tools of each server with Toolset::namespaced)"#
+    );
+    let both = a.namespaced("web").merge(b.namespaced("docs")).unwrap();
+    assert_eq!(
+        both.names().collect::<Vec<_>>(),
+        ["web.search", "web.fetch", "docs.search"]
+    );
+    let found = calls(
+        both.parse(r#"{"name": "docs_search", "arguments": {}}"#)
+            .unwrap(),
+    );
+    assert_eq!(found[0].0, "docs.search");
+    // Two answers cannot be merged.
+    let err = Toolset::new()
+        .with_answer()
+        .merge(Toolset::new().with_answer())
+        .unwrap_err();
+    assert!(err.to_string().contains("both sets have an answer"));
+    // In one list, the second entry of a name is located.
+    let err = Toolset::from_mcp_tools(&list(&["search", "fetch", "search"])).unwrap_err();
+    assert_eq!(violations(&err)[0].0, "/tools/2/name", "{err}");
+}

@@ -228,6 +228,7 @@ impl<'s> Coercer<'s> {
             _ => {}
         }
         for alternatives in [&node.any_of, &node.one_of] {
+            let alternatives = named_alternative(node, alternatives, value);
             self.alternatives(alternatives, value, fixes, depth);
         }
     }
@@ -310,6 +311,22 @@ impl<'s> Coercer<'s> {
         attempt
             .fits
             .then(|| (attempt.output.clone(), attempt.fixes.clone()))
+    }
+}
+
+/// The one alternative a discriminator names (a tool's `name`, a tag), when only it can
+/// match: no coercion turns a value into another alternative's constant, so a union of a
+/// thousand tools tries one. Else all of them.
+fn named_alternative<'s>(node: &'s Node, alternatives: &'s [Node], value: &Value) -> &'s [Node] {
+    let named = node
+        .discriminator
+        .as_ref()
+        .filter(|d| d.is_exhaustive())
+        .and_then(|d| crate::validate::select_alternative(d, value))
+        .and_then(Result::ok);
+    match named.and_then(|i| alternatives.get(i)) {
+        Some(alt) => std::slice::from_ref(alt),
+        None => alternatives,
     }
 }
 
@@ -477,6 +494,43 @@ mod tests {
             attempts.iter().all(|&a| a <= 3 * (depth + 1))
         };
         assert!(counts.iter().all(within), "attempts per depth: {counts:?}");
+    }
+
+    /// A union of `n` tools, each `{"name": "tool_i", "arguments": {"count": integer}}`.
+    fn tools_schema(n: usize) -> Schema {
+        let tool = |i: usize| {
+            json!({
+                "type": "object",
+                "properties": {
+                    "name": { "const": format!("tool_{i}") },
+                    "arguments": {
+                        "type": "object",
+                        "properties": { "count": { "type": "integer" } },
+                        "required": ["count"]
+                    }
+                },
+                "required": ["name", "arguments"]
+            })
+        };
+        Schema::from_json(json!({ "oneOf": (0..n).map(tool).collect::<Vec<_>>() })).unwrap()
+    }
+
+    #[test]
+    fn a_call_that_names_its_tool_is_coerced_toward_that_tool_alone() {
+        let schema = tools_schema(1000);
+        let call = |count: Value| json!({ "name": "tool_517", "arguments": { "count": count } });
+        let (value, fixes, attempts) = coerced(&schema, call(json!("7")));
+        assert_eq!(value, call(json!(7)));
+        assert_eq!(
+            fixes,
+            ["/arguments/count: read a string holding a number as the number"]
+        );
+        assert_eq!(attempts, 1);
+        // A name no tool has: every tool is still tried, and nothing is changed.
+        let unknown = json!({ "name": "tool_x", "arguments": { "count": "7" } });
+        let (value, fixes, attempts) = coerced(&tools_schema(50), unknown.clone());
+        assert_eq!((value, fixes), (unknown, Vec::<String>::new()));
+        assert_eq!(attempts, 50);
     }
 
     #[test]

@@ -304,6 +304,10 @@ async fn auto_falls_back_down_the_same_chain() {
     let (server, provider) = anthropic(vec![
         message(json!([{ "type": "text", "text": reply }]), "end_turn"),
         message(json!([{ "type": "text", "text": reply }]), "end_turn"),
+        message(
+            json!([{ "type": "tool_use", "id": "toolu_1", "name": "clock_now", "input": {} }]),
+            "tool_use",
+        ),
     ])
     .await;
     let events = Events::default();
@@ -321,9 +325,19 @@ async fn auto_falls_back_down_the_same_chain() {
     );
     // The fallback is remembered: the next ask starts in the prompt mode.
     agent.ask_tools(&tools(), "Time?").await.expect("a call");
+    // For this tool set only: another one starts with native tools again.
+    let other = Toolset::from_openai_tools(&json!([{
+        "type": "function",
+        "function": { "name": "clock.now", "parameters": { "type": "object" } }
+    }]))
+    .expect("the tool loads")
+    .with_answer();
+    let choice = agent.ask_tools(&other, "Time?").await.expect("a call");
+    assert_eq!(calls(&choice), [("clock.now", &json!({}))]);
     let sent = bodies(&server).await;
     assert!(sent[0].get("tools").is_some());
     assert!(sent[1].get("tools").is_none());
+    assert_eq!(sent[2]["tools"][0]["name"], "clock_now");
 }
 
 #[tokio::test]

@@ -85,8 +85,8 @@ pub struct Agent<P> {
     listener: Option<Listener>,
     counters: Arc<Counters>,
     /// Under `Mode::Auto`, how many of the provider's modes each target has had to skip:
-    /// later asks for the same type start where the last one ended.
-    skipped_modes: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
+    /// later asks for the same type or tool set start where the last one ended.
+    skipped_modes: Arc<std::sync::Mutex<std::collections::HashMap<(String, u64), usize>>>,
 }
 
 impl<P: Provider> Agent<P> {

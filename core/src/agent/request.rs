@@ -44,6 +44,16 @@ pub(crate) struct Tool {
 }
 
 impl Target {
+    /// What the Auto fallback memory knows this target by: its name and a hash of the
+    /// shape the model is shown, so that two tool sets (both named `choice`) or two types
+    /// of one name in different modules are remembered apart.
+    pub fn memory_key(&self) -> (String, u64) {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut hasher = DefaultHasher::new();
+        self.compact.hash(&mut hasher);
+        (self.name.clone(), hasher.finish())
+    }
+
     pub fn new(schema: Arc<Schema>, name: &str) -> Self {
         let root = schema.resolve(schema.root());
         let mut tools = Vec::new();

@@ -427,13 +427,13 @@ impl<P: Provider> Agent<P> {
     }
 
     /// The modes an ask tries, best first. Under [`Mode::Auto`], later asks for the same
-    /// target start where the last one ended.
+    /// target (type or tool set, see [`Target::memory_key`]) start where the last one ended.
     fn modes(&self, target: &Target) -> Vec<Mode> {
         match self.mode {
             Mode::Auto => {
                 let all = self.provider.auto_modes();
                 let skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
-                let skip = skipped.get(&target.name).copied().unwrap_or(0);
+                let skip = skipped.get(&target.memory_key()).copied().unwrap_or(0);
                 all[skip.min(all.len().saturating_sub(1))..].to_vec()
             }
             fixed => vec![fixed],
@@ -446,7 +446,7 @@ impl<P: Provider> Agent<P> {
             warn!(%from, %to, %reason, "mode fallback");
             if self.mode == Mode::Auto {
                 let mut skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
-                *skipped.entry(target.name.clone()).or_default() += 1;
+                *skipped.entry(target.memory_key()).or_default() += 1;
             }
             self.emit(Event::ModeFallback { from, to, reason });
         }

@@ -7,6 +7,7 @@
 //! that names the field.
 
 mod absent;
+mod no_arguments;
 mod patterns;
 mod transforms;
 
@@ -17,6 +18,7 @@ use serde_json::Value;
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
 use crate::schema::ToolSchema;
+use no_arguments::close_argumentless_root;
 use patterns::portable_patterns;
 use transforms::{
     all_required, close_objects, const_to_enum, drop_aliases, drop_meta, large_min_items,
@@ -245,6 +247,7 @@ impl Dialect {
             Dialect::OpenAiStrict => t
                 .then(drop_aliases)
                 .then(wrap_root)
+                .then(close_argumentless_root)
                 .then(no_free_maps("OpenAI strict mode"))
                 .then(no_tuples("OpenAI strict mode"))
                 // Before all_required, whose pointers must hold in the final schema.
@@ -268,6 +271,7 @@ impl Dialect {
             Dialect::Anthropic => t
                 .then(drop_aliases)
                 .then(wrap_root)
+                .then(close_argumentless_root)
                 .then(no_free_maps("Anthropic strict tool use"))
                 .then(no_recursion("Anthropic strict tool use"))
                 .then(move_to_description(&[

@@ -253,7 +253,7 @@ fn admits_type(schema: &crate::Schema, alt: &Node, value: &Value) -> bool {
 /// The alternative a discriminator names: `Some(Ok(i))`, `Some(Err(()))` when the value
 /// names none, `None` when the value carries no discriminator or names more than one
 /// alternative (two run-time alternatives may require the same key).
-fn select(discriminator: &Discriminator, value: &Value) -> Option<Result<usize, ()>> {
+pub(crate) fn select(discriminator: &Discriminator, value: &Value) -> Option<Result<usize, ()>> {
     fn only(mut named: impl Iterator<Item = usize>) -> Option<Result<usize, ()>> {
         match (named.next(), named.next()) {
             (None, _) => Some(Err(())),

@@ -2,6 +2,7 @@
 //! violation in one pass, each at its RFC 6901 pointer.
 
 mod alternatives;
+pub(crate) use alternatives::select as select_alternative;
 mod compare;
 pub(crate) use describe::describe_value as describe_value_pub;
 pub(crate) use describe::{list_values as list_values_pub, short_json as short_json_pub};

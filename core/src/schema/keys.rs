@@ -31,8 +31,8 @@ struct Index {
 #[derive(Debug, Clone)]
 struct Entry {
     len: usize,
-    /// The bytes past the first eight.
-    rest: Box<[u8]>,
+    /// The bytes past the first eight, eight at a time as in `starts`.
+    rest: Box<[u64]>,
     property: usize,
 }
 
@@ -48,7 +48,10 @@ impl KeyIndex {
     /// An index over `names`: each name with its property; the first property a name
     /// belongs to wins.
     pub(crate) fn new<'a>(names: impl Iterator<Item = (&'a str, usize)>) -> KeyIndex {
-        let names: Vec<(&str, usize)> = names.collect();
+        // A name kept once, with its first property: a cursor may then start past it.
+        let mut names: Vec<(&str, usize)> = names.collect();
+        let mut seen = rustc_hash::FxHashSet::default();
+        names.retain(|(name, _)| seen.insert(*name));
         if names.is_empty() {
             return KeyIndex(None);
         }
@@ -66,7 +69,7 @@ impl KeyIndex {
                 .into_iter()
                 .map(|(name, property)| Entry {
                     len: name.len(),
-                    rest: name.as_bytes().get(8..).unwrap_or_default().into(),
+                    rest: words(name.as_bytes().get(8..).unwrap_or_default()).collect(),
                     property,
                 })
                 .collect();
@@ -101,22 +104,65 @@ impl KeyIndex {
 
     /// The property `key` names.
     pub(crate) fn get(&self, key: &str) -> Option<usize> {
-        self.0.as_ref()?.get(key)
+        self.find(key, &mut Cursor::default())
+    }
+
+    /// The property `key` names, trying first the name after the one `cursor` last found:
+    /// the keys of an object mostly come in the order of its properties (a serializer's
+    /// output, a model following the schema), so most lookups compare one name.
+    pub(crate) fn find(&self, key: &str, cursor: &mut Cursor) -> Option<usize> {
+        let index = self.0.as_ref()?;
+        if let Some(entry) = index.entries.get(cursor.0)
+            && entry.is(key.as_bytes(), index.starts[cursor.0])
+        {
+            cursor.0 += 1;
+            return Some(entry.property);
+        }
+        let (property, position) = index.get(key)?;
+        cursor.0 = position + 1;
+        Some(property)
     }
 }
 
+/// Where the next key of an object is looked for first: past the name the last key matched.
+#[derive(Default)]
+pub(crate) struct Cursor(usize);
+
+impl Entry {
+    /// Whether this is the name `bytes`, whose first eight bytes are `start`.
+    #[inline]
+    fn is(&self, bytes: &[u8], start: u64) -> bool {
+        self.len == bytes.len() && prefix(bytes) == start && self.rest_is(bytes)
+    }
+}
+
+impl Entry {
+    /// Whether the bytes past the first eight of `bytes`, a name of this entry's length,
+    /// are this entry's.
+    #[inline]
+    fn rest_is(&self, bytes: &[u8]) -> bool {
+        self.len <= 8 || self.rest.iter().copied().eq(words(&bytes[8..]))
+    }
+}
+
+/// `bytes` eight at a time, each zero-padded as [`prefix`] reads it.
+fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    bytes.chunks(8).map(prefix)
+}
+
 impl Index {
-    fn get(&self, key: &str) -> Option<usize> {
+    /// The property `key` names, and the position of the name that matched (0 when hashed).
+    fn get(&self, key: &str) -> Option<(usize, usize)> {
         if !self.hashed.is_empty() {
-            return self.hashed.get(key).copied();
+            return self.hashed.get(key).map(|&property| (property, 0));
         }
         let bytes = key.as_bytes();
         let start = prefix(bytes);
         let mut i = 0;
         while let Some(found) = self.starts[i..].iter().position(|&s| s == start) {
             let entry = &self.entries[i + found];
-            if entry.len == bytes.len() && (entry.len <= 8 || *entry.rest == bytes[8..]) {
-                return Some(entry.property);
+            if entry.len == bytes.len() && entry.rest_is(bytes) {
+                return Some((entry.property, i + found));
             }
             i += found + 1;
         }
@@ -124,14 +170,27 @@ impl Index {
     }
 }
 
-/// The first eight bytes, zero-padded.
+/// The first eight bytes, zero-padded, little-endian. Short names are read in two
+/// overlapping loads (or three bytes), without a loop.
+#[inline]
 fn prefix(bytes: &[u8]) -> u64 {
-    match bytes.first_chunk::<8>() {
-        Some(head) => u64::from_le_bytes(*head),
-        None => bytes
-            .iter()
-            .rev()
-            .fold(0, |word, &byte| word << 8 | u64::from(byte)),
+    let n = bytes.len();
+    if let Some(head) = bytes.first_chunk::<8>() {
+        u64::from_le_bytes(*head)
+    } else if n >= 4 {
+        let low = u64::from(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+        let high = u64::from(u32::from_le_bytes([
+            bytes[n - 4],
+            bytes[n - 3],
+            bytes[n - 2],
+            bytes[n - 1],
+        ]));
+        low | high << ((n - 4) * 8)
+    } else if n > 0 {
+        let byte = |i: usize| u64::from(bytes[i]) << (8 * i);
+        byte(0) | byte(n / 2) | byte(n - 1)
+    } else {
+        0
     }
 }
 
@@ -173,6 +232,92 @@ mod tests {
                 let expected = names.iter().position(|n| n == absent);
                 assert_eq!(index.get(absent), expected, "{absent} among {count}");
             }
+        }
+    }
+
+    #[test]
+    fn keys_in_any_order_find_what_a_plain_lookup_finds() {
+        use super::Cursor;
+        // Aliases after their names, names sharing eight bytes, lengths around eight.
+        let names = [
+            ("a", 3),
+            ("quantity", 0),
+            ("qty", 0),
+            ("description", 1),
+            ("descriptor", 2),
+            ("a", 3),
+            ("", 4),
+            ("descriptions", 5),
+            ("quantity", 6),
+        ];
+        let index = KeyIndex::new(names.iter().copied());
+        let keys = [
+            "quantity",
+            "qty",
+            "description",
+            "a",
+            "descriptor",
+            "",
+            "nope",
+            "descriptions",
+            "qty",
+            "descriptio",
+            "quantity",
+            "a",
+        ];
+        // Every order of the first few keys, and the whole list forwards and backwards.
+        let mut orders: Vec<Vec<&str>> = vec![keys.to_vec(), keys.iter().rev().copied().collect()];
+        for shift in 1..keys.len() {
+            let mut order = keys.to_vec();
+            order.rotate_left(shift);
+            orders.push(order);
+        }
+        for order in orders {
+            let mut cursor = Cursor::default();
+            for key in &order {
+                assert_eq!(
+                    index.find(key, &mut cursor),
+                    index.get(key),
+                    "{key} in {order:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_hashed_index_ignores_the_cursor() {
+        use super::Cursor;
+        let names: Vec<String> = (0..super::SCANNED + 5)
+            .map(|i| format!("key_{i}"))
+            .collect();
+        let index = KeyIndex::new(names.iter().enumerate().map(|(i, n)| (n.as_str(), i)));
+        let mut cursor = Cursor::default();
+        for (i, name) in names.iter().enumerate().rev() {
+            assert_eq!(index.find(name, &mut cursor), Some(i));
+        }
+        assert_eq!(index.find("key_x", &mut cursor), None);
+    }
+
+    #[test]
+    fn a_prefix_is_the_first_eight_bytes_zero_padded() {
+        for text in [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdef",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghij",
+            "ключ",
+        ] {
+            let bytes = text.as_bytes();
+            let mut padded = [0u8; 8];
+            let n = bytes.len().min(8);
+            padded[..n].copy_from_slice(&bytes[..n]);
+            assert_eq!(super::prefix(bytes), u64::from_le_bytes(padded), "{text}");
         }
     }
 

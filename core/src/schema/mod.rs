@@ -4,7 +4,7 @@ pub(crate) mod bridge;
 mod from_json;
 pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into, starts_quantifier};
 mod impls;
-mod keys;
+pub(crate) mod keys;
 mod used;
 pub(crate) use used::Used;
 pub(crate) mod node;

@@ -55,17 +55,30 @@ impl Types {
 
     /// Whether a value has one of these types (`3.0` is an integer, as JSON Schema says).
     pub fn admits(self, value: &Value) -> bool {
+        self.admits_of(Types::of(value), value)
+    }
+
+    /// The type of a value as one bit (`number` for every number).
+    #[inline]
+    pub(crate) fn of(value: &Value) -> Types {
         // Constant arms compile to a table lookup rather than a branch per type.
-        let bit = match value {
+        match value {
             Value::Null => Types::NULL,
             Value::Bool(_) => Types::BOOLEAN,
             Value::Number(_) => Types::NUMBER,
             Value::String(_) => Types::STRING,
             Value::Array(_) => Types::ARRAY,
             Value::Object(_) => Types::OBJECT,
-        };
+        }
+    }
+
+    /// [`Types::admits`] for a value whose type, [`Types::of`], is `bit`.
+    #[inline]
+    pub(crate) fn admits_of(self, bit: Types, value: &Value) -> bool {
         self.intersects(bit)
-            || matches!(value, Value::Number(n) if self.contains(Types::INTEGER) && is_integer(n))
+            || (bit == Types::NUMBER
+                && self.contains(Types::INTEGER)
+                && matches!(value, Value::Number(n) if is_integer(n)))
     }
 }
 
@@ -236,6 +249,19 @@ impl Node {
                 .position(|p| p.name == key || p.aliases.iter().any(|a| a == key));
         }
         self.property_index.get(key)
+    }
+
+    /// [`Node::property`] for the keys of one object in turn: each lookup tries first the
+    /// property after the one the last key named.
+    pub(crate) fn next_property(
+        &self,
+        key: &str,
+        cursor: &mut super::keys::Cursor,
+    ) -> Option<usize> {
+        if self.property_index.is_empty() {
+            return self.property(key);
+        }
+        self.property_index.find(key, cursor)
     }
 
     /// Builds the lookup tables the validator uses: the property index and the

@@ -263,7 +263,7 @@ pub(crate) fn select(discriminator: &Discriminator, value: &Value) -> Option<Res
     }
     match (discriminator, value) {
         (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
-            let tag = map.get(name)?;
+            let tag = super::object::member(map, name)?;
             only(
                 values
                     .iter()

@@ -43,7 +43,7 @@ fn exact(n: &Number) -> Exact {
 }
 
 /// The number as a float, when the float is exactly it.
-fn exact_float(n: &Number) -> Option<f64> {
+pub(crate) fn exact_float(n: &Number) -> Option<f64> {
     const EXACT: u64 = 1 << 53;
     if let Some(i) = n.as_i64() {
         (i.unsigned_abs() <= EXACT).then_some(i as f64)
@@ -56,8 +56,14 @@ fn exact_float(n: &Number) -> Option<f64> {
 
 /// Compares two JSON numbers exactly where both are integral.
 pub(crate) fn cmp_number(a: &Number, b: &Number) -> Ordering {
+    cmp_number_as(a, exact_float(a), b)
+}
+
+/// [`cmp_number`] with `a` already read as a float where that is exact (`exact_float`):
+/// a value compared with several limits is read once.
+pub(crate) fn cmp_number_as(a: &Number, a_float: Option<f64>, b: &Number) -> Ordering {
     // Floats and integers below 2^53 compare exactly as floats.
-    if let (Some(x), Some(y)) = (exact_float(a), exact_float(b)) {
+    if let (Some(x), Some(y)) = (a_float, exact_float(b)) {
         return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
     }
     match (exact(a), exact(b)) {

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
-use crate::schema::{Node, Schema, Used};
+use crate::schema::{Node, Schema, Types, Used};
 
 pub(crate) use compare::cmp_number;
 use compare::is_multiple_of;
@@ -353,8 +353,11 @@ impl<'a> Validator<'a> {
             return;
         }
         let used = node.used;
+        // The value's type is read once; the groups are then tested one by one, which
+        // predicts better than a jump on the value's type for each node.
+        let kind = Types::of(value);
         if let Some(types) = node.types
-            && !types.admits(value)
+            && !types.admits_of(kind, value)
         {
             self.wrong_type(types, value);
             return;
@@ -362,12 +365,23 @@ impl<'a> Validator<'a> {
         if used.has(Used::VALUES) {
             self.values(node, value);
         }
-        match value {
-            Value::Number(_) if used.has(Used::NUMBER) => self.number(node, value),
-            Value::String(s) if used.has(Used::STRING) => self.string(node, s),
-            Value::Array(items) if used.has(Used::ARRAY) => self.array(node, items),
-            Value::Object(map) if used.has(Used::OBJECT) => self.object(node, map),
-            _ => {}
+        if used.has(Used::OBJECT)
+            && kind == Types::OBJECT
+            && let Value::Object(map) = value
+        {
+            self.object(node, map);
+        } else if used.has(Used::STRING)
+            && kind == Types::STRING
+            && let Value::String(s) = value
+        {
+            self.string(node, s);
+        } else if used.has(Used::NUMBER) && kind == Types::NUMBER {
+            self.number(node, value);
+        } else if used.has(Used::ARRAY)
+            && kind == Types::ARRAY
+            && let Value::Array(items) = value
+        {
+            self.array(node, items);
         }
         if used.has(Used::COMBINATORS) {
             self.combinators(node, value);
@@ -489,9 +503,10 @@ impl<'a> Validator<'a> {
             (&node.exclusive_minimum, Less, false),
             (&node.exclusive_maximum, Greater, false),
         ];
+        let as_float = compare::exact_float(n);
         for (which, (limit, bad, inclusive)) in limits.into_iter().enumerate() {
             if let Some(limit) = limit {
-                let ord = cmp_number(n, limit);
+                let ord = compare::cmp_number_as(n, as_float, limit);
                 if ord == bad || (!inclusive && ord.is_eq()) {
                     self.out_of_range(n, limit, which);
                 }

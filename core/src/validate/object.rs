@@ -6,14 +6,16 @@ use serde_json::{Map, Value};
 use super::{Segment, Validator, describe, suggest};
 use crate::error::{Unit, ViolationKind};
 use crate::schema::Node;
+use crate::schema::keys::Cursor;
 
 impl<'a> Validator<'a> {
     pub(super) fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {
         let mut seen = Seen::new(node.properties.len());
+        let mut cursor = Cursor::default();
         for (key, value) in map {
             // A key may match a property and patterns both: each schema applies.
             let mut matched = false;
-            if let Some(i) = node.property(key) {
+            if let Some(i) = node.next_property(key, &mut cursor) {
                 matched = true;
                 if !seen.insert(i) {
                     self.conflict(node, map, i, key);
@@ -158,6 +160,17 @@ impl<'a> Validator<'a> {
                 }
             }
         }
+    }
+}
+
+/// The member `key` of `map`. A small object is scanned: comparing a few keys costs less
+/// than hashing one.
+pub(super) fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    const SCANNED: usize = 8;
+    if map.len() <= SCANNED {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
     }
 }
 

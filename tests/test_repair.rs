@@ -221,6 +221,74 @@ fn several_values_are_refused_not_read_as_one_string() {
 }
 
 #[test]
+fn a_string_then_values_of_any_kind_are_refused_not_read_as_one_string() {
+    // `"",null:""` is three values, not the string `",null:"`. A word that ends in a
+    // colon right before a double quote (`1:2:`, read as a time is, `10:30`; `null 1:`, a
+    // literal and a number on one line; `x:`) is followed by the value that quote opens:
+    // the quote is not the end quote of a word that lost its opening one.
+    let firsts = [r#""""#, r#""a""#, r#""a,b""#, r#""say \"hi\", ok""#];
+    let rests = [
+        r#"null:"""#,
+        r#"null:"b""#,
+        r#"None:"b""#,
+        r#"TRUE: "b""#,
+        r#"0:0:"""#,
+        r#"1:2:"b""#,
+        r#"-1:2.5:"b""#,
+        r#"1e-7:3:4:"b""#,
+        r#"false 0:"""#,
+        r#"null 1:null:"b""#,
+        r#"x:"b""#,
+        r#"10:30:{"b": 1}"#,
+        r#"{"":"","}":null},"""#,
+        r#"[1]:"b""#,
+        r#""k":null:"b""#,
+        r#"true,"b""#,
+    ];
+    for first in firsts {
+        let width = first.chars().count();
+        for rest in rests {
+            let next = rest.chars().next().expect("a value");
+            for (separator, line, column, c) in [
+                (",", 1, width + 2, next),
+                (", ", 1, width + 3, next),
+                (",\n", 2, 1, next),
+                (":", 1, width + 1, ':'),
+            ] {
+                let text = format!("{first}{separator}{rest}");
+                let err = repair(&text).expect_err(&text);
+                let message = format!("unexpected {c:?} after the JSON value");
+                syntax_error(&err, line, column, &message);
+            }
+        }
+    }
+    // One string whose inner quotes stand around such words is still read whole.
+    check(
+        "\"the time was \"10:30\": late\"",
+        json!("the time was \"10:30\": late"),
+        &[at(UnescapedQuote, 14), at(UnescapedQuote, 20)],
+    );
+    check(
+        "\"He said \"hi\", then:\"bye\"",
+        json!("He said \"hi\", then:\"bye"),
+        &[
+            at(UnescapedQuote, 9),
+            at(UnescapedQuote, 12),
+            at(UnescapedQuote, 20),
+        ],
+    );
+    // A quote that ends the text opens nothing; in a container, the quote after the
+    // colon may end a word that lost its opening quote. Both read as before.
+    check("10:30:\"", json!("10:30:"), &[at(UnquotedString, 0)]);
+    check("[10:30:\"]", json!(["10:30:"]), &[at(UnquotedString, 1)]);
+    check(
+        "{\"at\": 10:30:00}",
+        json!({"at": "10:30:00"}),
+        &[at(UnquotedString, 7)],
+    );
+}
+
+#[test]
 fn invalid_escapes_keep_the_character() {
     // `\'` is a quote escaped as Python escapes it; a lone surrogate is U+FFFD.
     check("[\"it\\'s\"]", json!(["it's"]), &[at(InvalidEscape, 4)]);

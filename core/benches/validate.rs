@@ -6,7 +6,9 @@
 //! checked with. Routes, each on the 2 KB and the 200 KB document:
 //!
 //! - valid document: `Schema::is_valid` and `Schema::validate` against
-//!   `jsonschema::Validator::is_valid`;
+//!   `jsonschema::Validator::is_valid`, and `is_valid` on the same document with every
+//!   object's keys in reverse order (toolschema looks keys up in the properties' order
+//!   first, so this is its worst order);
 //! - every violation listed: `Schema::validate` against
 //!   `jsonschema::Validator::iter_errors(..).count()`, with one broken pattern and with
 //!   every product broken in three places.
@@ -33,9 +35,11 @@ use catalog::{Catalog, document};
 
 const SIZES: [(&str, usize); 2] = [("2KB", 2 * 1024), ("200KB", 200 * 1024)];
 
-/// The documents of one size: valid, with one violation, with three per product.
+/// The documents of one size: valid, valid with every object's keys in reverse order
+/// (not the order of the schema's properties), with one violation, with three per product.
 struct Documents {
     valid: Value,
+    reversed: Value,
     one_wrong: Value,
     many_wrong: Value,
 }
@@ -50,9 +54,28 @@ impl Documents {
             .replace("\"category\":\"", "\"category\":\"x");
         Documents {
             valid: parse(&text),
+            reversed: reversed(parse(&text)),
             one_wrong: parse(&text.replacen("\"sku\":\"ABC-", "\"sku\":\"abc-", 1)),
             many_wrong: parse(&many),
         }
+    }
+}
+
+/// `value` with the keys of every object in reverse order.
+fn reversed(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let members: Vec<(String, Value)> = map.into_iter().collect();
+            Value::Object(
+                members
+                    .into_iter()
+                    .rev()
+                    .map(|(k, v)| (k, reversed(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(reversed).collect()),
+        other => other,
     }
 }
 
@@ -73,6 +96,8 @@ impl Validators {
     /// Both validators agree on every document, and count the same violations.
     fn agree(&self, docs: &Documents) {
         assert!(self.ours.is_valid(&docs.valid) && self.theirs.is_valid(&docs.valid));
+        assert_ne!(docs.reversed.to_string(), docs.valid.to_string());
+        assert!(self.ours.is_valid(&docs.reversed) && self.theirs.is_valid(&docs.reversed));
         assert!(self.ours.validate(&docs.valid).is_ok());
         for doc in [&docs.one_wrong, &docs.many_wrong] {
             assert!(!self.ours.is_valid(doc) && !self.theirs.is_valid(doc));
@@ -145,6 +170,15 @@ fn pairs<'a>(v: &'a Validators, docs: &'a Documents) -> Vec<Pair<'a>> {
             }),
             theirs: Box::new(|| {
                 black_box(v.theirs.is_valid(black_box(&docs.valid)));
+            }),
+        },
+        Pair {
+            what: "valid, keys reversed, is_valid",
+            ours: Box::new(|| {
+                black_box(v.ours.is_valid(black_box(&docs.reversed)));
+            }),
+            theirs: Box::new(|| {
+                black_box(v.theirs.is_valid(black_box(&docs.reversed)));
             }),
         },
         Pair {

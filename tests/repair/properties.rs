@@ -49,6 +49,19 @@ fn json_value() -> BoxedStrategy<Value> {
     leaf.prop_recursive(3, 48, 6, container_of).boxed()
 }
 
+/// A JSON number, as JSON writes it.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i64>().prop_map(|n| n.to_string()),
+        (-1e9f64..1e9).prop_map(|x| Value::from(x).to_string()),
+    ]
+}
+
+/// The words repair reads as literals, in every spelling.
+const LITERALS: [&str; 10] = [
+    "true", "false", "null", "True", "False", "None", "TRUE", "FALSE", "NULL", "Null",
+];
+
 /// A JSON array or object.
 fn container() -> impl Strategy<Value = Value> {
     container_of(json_value())
@@ -368,9 +381,7 @@ proptest! {
     #[test]
     fn a_literal_before_a_colon_is_a_value_of_its_own(
         first in TEXT,
-        literal in prop::sample::select(vec![
-            "true", "false", "null", "True", "False", "None", "TRUE", "FALSE", "NULL", "Null",
-        ]),
+        literal in prop::sample::select(LITERALS.to_vec()),
         colon in prop::sample::select(vec![":", ": ", " :", ":\n"]),
         last in json_value(),
     ) {
@@ -386,6 +397,33 @@ proptest! {
             let read = repair(&format!("{{\"k\": {word}}}")).map(|(v, _)| v).ok();
             prop_assert_eq!(read.as_ref().and_then(|v| v["k"].as_str()), Some(word.as_str()));
         }
+    }
+
+    /// At the top level, a word that ends in a colon right before a string (`1:2:`, read
+    /// as a time is, `10:30`; `null 1:`, a literal and a number on one line, read as one
+    /// word; `ab:`) is followed by that string as a value of its own: the quote after the
+    /// colon is never skipped as the end quote of a word missing its opening one, which
+    /// would let the values around it be read as one string. In an array that quote may
+    /// be the word's end quote, and is read so, as before.
+    #[test]
+    fn a_word_before_a_colon_and_a_string_is_a_value_of_its_own(
+        first in TEXT,
+        separator in prop::sample::select(vec![",", ", ", ":", "\n"]),
+        word in prop_oneof![
+            (number(), prop::collection::vec("[0-9]{1,4}(\\.[0-9]{1,3})?", 1..3))
+                .prop_map(|(number, parts)| format!("{number}:{}", parts.join(":"))),
+            (prop::sample::select(LITERALS.to_vec()), number())
+                .prop_map(|(literal, number)| format!("{literal} {number}")),
+            // Too short to be a literal.
+            "[a-z]{1,3}",
+        ],
+        last in TEXT,
+    ) {
+        let (first, last) = (Value::String(first).to_string(), Value::String(last).to_string());
+        let text = format!("{first}{separator}{word}:{last}");
+        prop_assert!(repair(&text).is_err(), "{text} gave {:?}", repair(&text));
+        let item = repair(&format!("[{word}:\"]")).map(|(v, _)| v).ok();
+        prop_assert_eq!(item, Some(serde_json::json!([format!("{word}:")])));
     }
 
     /// Several strings where a list of strings is expected are read as its items, exactly

@@ -174,9 +174,16 @@ impl Repairer<'_> {
             return Read::CutOff;
         }
         self.fix(FixKind::UnquotedString, start);
-        // A missing opening quote: skip the closing one.
-        if self.peek() == Some('"') {
-            self.bump();
+        if let Some(after) = self.text[self.pos..].strip_prefix('"') {
+            // A missing opening quote: skip the closing one. But at the top level, where a
+            // reply may be several values, a quote after a colon that the text goes on
+            // after opens the next value (`"a",1:2:"b"`, `"a",null 1:"b"`): skipped, it
+            // would glue the rest to this word, and the values be taken for one string. In
+            // a container it may be the closing one (`[10:30:"]`).
+            let opens_value = self.depth == 0 && word.ends_with(':') && !after.trim().is_empty();
+            if !opens_value {
+                self.bump();
+            }
         }
         Read::Value(Value::String(word.to_owned()))
     }

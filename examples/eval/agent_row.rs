@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 use toolschema::agent::{Event, PromptForm};
 use toolschema::provider::{Mode, OpenAi};
-use toolschema::{Agent, AskError, RepairStrategy, ToolSchema};
+use toolschema::{Agent, AskError, Dialect, RepairStrategy, ToolSchema};
 
 use crate::score::{AttemptTrace, Trace};
 use crate::tasks::Task;
@@ -66,7 +66,8 @@ pub struct AgentRow {
 
 impl AgentRow {
     /// `variant`: what the row changes from the defaults, after the `+` of its name
-    /// (`auto+schema`): `schema` or `both` (the prompt form), `noex` (no example),
+    /// (`auto+schema`): `schema` or `both` (the prompt form), `noex` (no example), `plain`
+    /// (schemas sent as derived, optional keys optional, instead of the provider's dialect),
     /// `corrected` or `minimal` (the repair strategy), `t0.5` (the repair temperature).
     pub fn new(
         provider: OpenAi,
@@ -89,6 +90,7 @@ impl AgentRow {
                 "schema" => agent.prompt_form(PromptForm::JsonSchema),
                 "both" => agent.prompt_form(PromptForm::Both),
                 "noex" => agent.example(false),
+                "plain" => agent.dialect(Dialect::Strict),
                 "corrected" => agent.repair_strategy(RepairStrategy::Corrected),
                 "minimal" => agent.repair_strategy(RepairStrategy::Minimal),
                 t if t.starts_with('t') => match t[1..].parse::<f32>() {

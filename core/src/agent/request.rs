@@ -125,15 +125,15 @@ impl Target {
             _ if self.tools.is_some() && self.has_answer => {
                 let call = if example {
                     format!(
-                        "Call a tool when you need its result, for example:\n{}\n",
+                        "Call the tool that does what the request asks, or that gives what you need to answer it, for example:\n{}\n",
                         self.example
                     )
                 } else {
-                    "Call a tool when you need its result.\n".to_owned()
+                    "Call the tool that does what the request asks, or that gives what you need to answer it.\n".to_owned()
                 };
                 format!(
                     "Reply with one JSON value of {notation}:\n{shape}\n{call}\
-                     When you can answer the request, reply {{\"answer\": …}} instead.\nReply with the JSON only."
+                     Reply {{\"answer\": …}} only when no tool is needed.\nReply with the JSON only."
                 )
             }
             _ => {

@@ -8,26 +8,26 @@ use serde_json::{Value, json};
 
 use super::Report;
 
-/// Closes an object root that declares no properties, no map of free keys and nothing
-/// else that constrains its members: `{}` is then the one reply a strict provider allows.
+/// Closes an object root that says nothing about its members: besides `"type": "object"`,
+/// an empty `properties` and annotations, no keyword at all. `{}` is then the one reply a
+/// strict provider allows. A root that requires a key, bounds its size or lists free keys
+/// is left for the dialect's own checks.
 pub(super) fn close_argumentless_root(schema: &mut Value, report: &mut Report) {
+    const ANNOTATIONS: [&str; 6] = [
+        "description",
+        "title",
+        "$schema",
+        "examples",
+        "default",
+        "$comment",
+    ];
     let Value::Object(root) = schema else { return };
-    let declares_members = [
-        "additionalProperties",
-        "patternProperties",
-        "propertyNames",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-    ]
-    .iter()
-    .any(|key| root.contains_key(*key))
-        || root
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|p| !p.is_empty());
-    if root.get("type") != Some(&json!("object")) || declares_members {
+    let says_nothing_more = root.iter().all(|(key, value)| match key.as_str() {
+        "type" => *value == "object",
+        "properties" => value.as_object().is_some_and(serde_json::Map::is_empty),
+        other => ANNOTATIONS.contains(&other),
+    });
+    if root.get("type") != Some(&json!("object")) || !says_nothing_more {
         return;
     }
     root.insert("properties".into(), json!({}));
@@ -69,12 +69,14 @@ mod tests {
     }
 
     #[test]
-    fn free_keys_stay_inexpressible_where_they_are_declared_or_nested() {
+    fn free_or_required_keys_stay_inexpressible_where_declared_or_nested() {
         for dialect in [Dialect::OpenAiStrict, Dialect::Anthropic] {
             for given in [
                 json!({ "type": "object", "additionalProperties": { "type": "string" } }),
                 json!({ "type": "object", "additionalProperties": true }),
                 json!({ "type": "object", "patternProperties": { "^x": {} } }),
+                // A key required, none declared: closing it would make it unsatisfiable.
+                json!({ "type": "object", "required": ["id"] }),
                 json!({
                     "type": "object",
                     "properties": { "extra": { "type": "object" } },

@@ -134,9 +134,7 @@ impl Entry {
     fn is(&self, bytes: &[u8], start: u64) -> bool {
         self.len == bytes.len() && prefix(bytes) == start && self.rest_is(bytes)
     }
-}
 
-impl Entry {
     /// Whether the bytes past the first eight of `bytes`, a name of this entry's length,
     /// are this entry's.
     #[inline]
@@ -265,7 +263,7 @@ mod tests {
             "quantity",
             "a",
         ];
-        // Every order of the first few keys, and the whole list forwards and backwards.
+        // The list forwards, backwards and in every rotation.
         let mut orders: Vec<Vec<&str>> = vec![keys.to_vec(), keys.iter().rev().copied().collect()];
         for shift in 1..keys.len() {
             let mut order = keys.to_vec();

@@ -4,6 +4,9 @@ use std::fmt::{self, Display};
 
 use crate::repair::Fix;
 
+mod deferred;
+pub(crate) use deferred::{Compute, Deferred};
+
 /// Why a value was rejected: one or more [`Violation`]s, all found in one pass.
 ///
 /// `Display` writes one line per violation, addressed to a model, so the text can be
@@ -154,9 +157,9 @@ impl Display for Error {
 pub struct Violation {
     pointer: String,
     kind: ViolationKind,
-    suggestion: Option<String>,
+    suggestion: Deferred,
     hint: Option<String>,
-    advice: Option<String>,
+    advice: Deferred,
 }
 
 impl Violation {
@@ -165,28 +168,41 @@ impl Violation {
         Violation {
             pointer: pointer.into(),
             kind,
-            suggestion: None,
+            suggestion: Deferred::default(),
             hint: None,
-            advice: None,
+            advice: Deferred::default(),
         }
     }
 
     /// Adds a did-you-mean suggestion.
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
-        self.suggestion = Some(suggestion.into());
+        self.suggestion = Deferred::ready(Some(suggestion.into()));
+        self
+    }
+
+    /// A did-you-mean that is worked out when it is first read (the validator's, which
+    /// a caller that only counts violations never pays for).
+    pub(crate) fn with_suggestion_later(mut self, compute: Compute) -> Self {
+        self.suggestion = Deferred::later(compute);
         self
     }
 
     /// Adds what to write instead, in words a model can act on: `write it like
     /// "2025-06-14"` for a pattern, the allowed keys for an unknown one.
     pub fn with_advice(mut self, advice: impl Into<String>) -> Self {
-        self.advice = Some(advice.into());
+        self.advice = Deferred::ready(Some(advice.into()));
+        self
+    }
+
+    /// Advice that is worked out when it is first read.
+    pub(crate) fn with_advice_later(mut self, compute: Compute) -> Self {
+        self.advice = Deferred::later(compute);
         self
     }
 
     /// What to write instead, where the violation alone does not say.
     pub fn advice(&self) -> Option<&str> {
-        self.advice.as_deref()
+        self.advice.get()
     }
 
     /// Adds the hint written for the field with `#[schema(hint = "...")]`.
@@ -208,7 +224,7 @@ impl Violation {
 
     /// The closest allowed key, value or tool name, when the offending one is a near miss.
     pub fn suggestion(&self) -> Option<&str> {
-        self.suggestion.as_deref()
+        self.suggestion.get()
     }
 
     /// The hint the type's author wrote for this field.
@@ -247,10 +263,10 @@ impl Display for Violation {
             f.write_str(&self.pointer)?;
         }
         write!(f, ": {}", self.kind)?;
-        if let Some(suggestion) = &self.suggestion {
+        if let Some(suggestion) = self.suggestion() {
             write!(f, "; did you mean {}?", quote(suggestion))?;
         }
-        match (&self.advice, &self.suggestion) {
+        match (self.advice(), self.suggestion()) {
             // After the question, the advice is a sentence of its own.
             (Some(advice), Some(_)) => {
                 let mut chars = advice.chars();

@@ -18,6 +18,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 use serde_json::Value;
 
 pub use node::{DefId, Discriminator, Node, Pattern, Property, Types};
+pub(crate) use node::{StringShape, Words};
+mod listed;
+pub(crate) use listed::Listed;
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
@@ -192,6 +195,8 @@ pub struct Schema {
     problems: Vec<String>,
     /// Whether `format` is asserted (see [`Schema::asserts_formats`]).
     pub(crate) asserts_formats: bool,
+    /// The values the schema's `enum`s and `const`s list.
+    pub(crate) listed: Listed,
 }
 
 type Cache = RwLock<HashMap<TypeId, Arc<Schema>>>;
@@ -208,8 +213,10 @@ impl Schema {
         root_def: Option<DefId>,
     ) -> Self {
         let mut problems = Vec::new();
+        let mut listed = Listed::default();
         let mut finish = |node: &mut Node| {
             node.index();
+            listed.add(node);
             if let Some(reason) = node.bridge.as_ref().and_then(|b| b.unloadable.as_ref())
                 && !problems.contains(reason)
             {
@@ -228,6 +235,7 @@ impl Schema {
             streams: OnceLock::new(),
             problems,
             asserts_formats: false,
+            listed,
         }
     }
 

@@ -198,8 +198,72 @@ pub struct Node {
     pub(crate) property_index: super::keys::KeyIndex,
     /// The values of an `enum` of strings, built by [`Node::index`].
     pub(crate) enum_index: super::keys::KeyIndex,
+    /// The strings of the `enum`, built by [`Node::index`], shared with each violation
+    /// that suggests one of them.
+    pub(crate) enum_words: Words,
+    /// What a string example for this node is made from, built by [`Node::index`] when
+    /// the node has a pattern, shared with each violation that advises one.
+    pub(crate) string_shape: StringShape,
     /// The keyword groups this node uses, built by [`Node::index`].
     pub(crate) used: super::Used,
+}
+
+/// The strings among some allowed values, shared: a violation keeps them to work out
+/// its did-you-mean when it is read, after the schema is gone.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Words(Option<std::sync::Arc<[String]>>);
+
+impl Words {
+    pub(crate) fn of(values: &[Value]) -> Words {
+        let mut strings = values.iter().filter_map(Value::as_str).peekable();
+        if strings.peek().is_none() {
+            return Words(None);
+        }
+        Words(Some(strings.map(str::to_owned).collect()))
+    }
+
+    pub(crate) fn shared(&self) -> Option<std::sync::Arc<[String]>> {
+        self.0.clone()
+    }
+}
+
+/// Derived from the node's `enum`, so it never tells two nodes apart.
+impl PartialEq for Words {
+    fn eq(&self, _: &Words) -> bool {
+        true
+    }
+}
+
+/// The keywords a string example is made from (pattern, format, lengths), as a node of
+/// their own that outlives the schema.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StringShape(Option<std::sync::Arc<Node>>);
+
+impl StringShape {
+    fn build(node: &Node) -> std::sync::Arc<Node> {
+        std::sync::Arc::new(Node {
+            pattern: node.pattern.clone(),
+            format: node.format.clone(),
+            min_length: node.min_length,
+            max_length: node.max_length,
+            ..Node::default()
+        })
+    }
+
+    /// The shape of `node`: the one built when it was indexed, else a new one.
+    pub(crate) fn of(node: &Node) -> std::sync::Arc<Node> {
+        match &node.string_shape.0 {
+            Some(shape) => std::sync::Arc::clone(shape),
+            None => StringShape::build(node),
+        }
+    }
+}
+
+/// Derived from the node's keywords, so it never tells two nodes apart.
+impl PartialEq for StringShape {
+    fn eq(&self, _: &StringShape) -> bool {
+        true
+    }
 }
 
 impl Node {
@@ -297,6 +361,8 @@ impl Node {
             ),
             _ => super::keys::KeyIndex::default(),
         };
+        self.enum_words = Words::of(self.enumeration.as_deref().unwrap_or_default());
+        self.string_shape = StringShape(self.pattern.is_some().then(|| StringShape::build(self)));
         self.used = super::Used::of(self);
     }
 

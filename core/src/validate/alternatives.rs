@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::describe::{self, describe_types, describe_value, list_values};
 use super::{Segment, Validator, json_eq, suggest};
 use crate::error::{Violation, ViolationKind};
-use crate::schema::{Discriminator, Node, Types};
+use crate::schema::{Discriminator, Node, Types, Words};
 
 impl<'a> Validator<'a> {
     /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, checked cheaply
@@ -46,7 +46,7 @@ impl<'a> Validator<'a> {
                         .filter(|&i| self.fits(&alternatives[i], value))
                         .collect()
                 };
-                self.report(ViolationKind::Ambiguous { matched: all }, None);
+                self.report(ViolationKind::Ambiguous { matched: all });
                 return;
             }
             _ => {}
@@ -70,7 +70,7 @@ impl<'a> Validator<'a> {
                     None => "any value".into(),
                 })
                 .collect();
-            self.report(ViolationKind::NoMatch { expected }, None);
+            self.report(ViolationKind::NoMatch { expected });
         }
     }
 
@@ -132,8 +132,9 @@ impl<'a> Validator<'a> {
             .and_then(|u| Some((u.shapes(), u.advice(self.schema, value)?)))
         {
             Some((expected, advice)) => {
-                let advice = move || Some(advice.clone());
-                self.report_with(ViolationKind::NoMatch { expected }, None, Some(&advice));
+                self.report_with(ViolationKind::NoMatch { expected }, |violation| {
+                    violation.with_advice(advice)
+                });
             }
             None => self.closest_alternative(alternatives, value),
         }
@@ -160,13 +161,10 @@ impl<'a> Validator<'a> {
                 let types = alternatives.iter().fold(Types::default(), |acc, alt| {
                     acc.union(self.schema.resolve(alt).types.unwrap_or_default())
                 });
-                self.report(
-                    ViolationKind::WrongType {
-                        expected: describe_types(types),
-                        found: describe_value(value),
-                    },
-                    None,
-                );
+                self.report(ViolationKind::WrongType {
+                    expected: describe_types(types),
+                    found: describe_value(value),
+                });
             }
         }
     }
@@ -177,7 +175,9 @@ impl<'a> Validator<'a> {
             (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
                 let Some(tag) = map.get(name) else { return };
                 let allowed: Vec<Value> = values.iter().map(|(v, _)| v.clone()).collect();
-                self.at(Segment::Key(name), |v| v.not_allowed(tag, &allowed));
+                self.at(Segment::Key(name), |v| {
+                    v.not_allowed(tag, &allowed, &Words::default())
+                });
             }
             (Discriminator::Key { keys, .. }, Value::Object(map)) => {
                 let Some((key, _)) = map.iter().next() else {
@@ -188,13 +188,14 @@ impl<'a> Validator<'a> {
                 let suggestion =
                     suggest::closest(key, keys.iter().map(|(k, _)| k.as_str())).map(str::to_owned);
                 self.at(Segment::Key(key), |v| {
-                    v.report(
-                        ViolationKind::NotAllowed {
-                            found: describe::short_json(&Value::String(key.clone())),
-                            allowed: list_values(&allowed),
-                        },
-                        suggestion,
-                    )
+                    let kind = ViolationKind::NotAllowed {
+                        found: describe::short_str(key),
+                        allowed: list_values(&allowed),
+                    };
+                    v.report_with(kind, |violation| match suggestion {
+                        Some(suggestion) => violation.with_suggestion(suggestion),
+                        None => violation,
+                    })
                 });
             }
             (Discriminator::Key { strings, .. }, Value::String(_)) => {
@@ -202,7 +203,7 @@ impl<'a> Validator<'a> {
                     .iter()
                     .map(|(k, _)| Value::from(k.as_str()))
                     .collect();
-                self.not_allowed(value, &allowed);
+                self.not_allowed(value, &allowed, &Words::default());
             }
             _ => {}
         }

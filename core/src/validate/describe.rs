@@ -45,20 +45,27 @@ pub(crate) fn describe_types(types: Types) -> String {
 }
 
 /// A value as compact JSON, long strings cut with an ellipsis.
+/// [`short_json`] of a string, without making a `Value` of it first.
+pub(crate) fn short_str(s: &str) -> String {
+    if s.len() <= MAX_QUOTE && s.bytes().all(needs_no_escape) {
+        let mut out = String::with_capacity(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return out;
+    }
+    short_json(&Value::String(s.to_owned()))
+}
+
+/// A byte JSON writes as it is inside a string.
+fn needs_no_escape(b: u8) -> bool {
+    b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f
+}
+
 pub(crate) fn short_json(value: &Value) -> String {
     match value {
         // Most strings need no escape: quoted as they are, without the serializer.
-        Value::String(s)
-            if s.len() <= MAX_QUOTE
-                && s.bytes()
-                    .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f) =>
-        {
-            let mut out = String::with_capacity(s.len() + 2);
-            out.push('"');
-            out.push_str(s);
-            out.push('"');
-            out
-        }
+        Value::String(s) if s.len() <= MAX_QUOTE && s.bytes().all(needs_no_escape) => short_str(s),
         Value::String(s) if s.chars().count() > MAX_QUOTE => {
             let cut: String = s.chars().take(MAX_QUOTE).collect();
             format!("{}…", Value::String(cut))

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
-use crate::schema::{Node, Schema, Types, Used};
+use crate::schema::{Node, Schema, Types, Used, Words};
 
 pub(crate) use compare::cmp_number;
 use compare::is_multiple_of;
@@ -153,6 +153,23 @@ impl Schema {
     }
 }
 
+/// Writes `n` in decimal, without the formatting machinery (a pointer has one index per
+/// array it passes through).
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+}
+
 enum Segment<'a> {
     Key(&'a str),
     Index(usize),
@@ -219,16 +236,13 @@ impl<'a> Validator<'a> {
     }
 
     fn pointer(&self) -> String {
-        use std::fmt::Write;
         let mut out = String::with_capacity(16 * self.path.len());
         for segment in &self.path {
             out.push('/');
             match segment {
                 Segment::Key(key) if !key.contains(['~', '/']) => out.push_str(key),
                 Segment::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
-                Segment::Index(i) => {
-                    let _ = write!(out, "{i}");
-                }
+                Segment::Index(i) => push_decimal(&mut out, *i),
             }
         }
         out
@@ -236,32 +250,29 @@ impl<'a> Validator<'a> {
 
     #[cold]
     #[inline(never)]
-    fn report(&mut self, kind: ViolationKind, suggestion: Option<String>) {
-        self.report_with(kind, suggestion, None);
+    fn report(&mut self, kind: ViolationKind) {
+        self.report_with(kind, |violation| violation);
     }
 
-    /// Reports a violation with what to write instead (built only when it is reported).
-    fn report_with(
-        &mut self,
-        kind: ViolationKind,
-        suggestion: Option<String>,
-        advice: Option<&dyn Fn() -> Option<String>>,
-    ) {
-        if self.quick {
-            self.failed = true;
+    /// Reports a violation with what `extras` adds to it (a did-you-mean, advice), which
+    /// runs only when the violation is reported: a quick check only fails.
+    fn report_with(&mut self, kind: ViolationKind, extras: impl FnOnce(Violation) -> Violation) {
+        if self.quick_fail() {
             return;
         }
-        let mut violation = Violation::new(self.pointer(), kind);
-        if let Some(s) = suggestion {
-            violation = violation.with_suggestion(s);
-        }
-        if let Some(advice) = advice.and_then(|f| f()) {
-            violation = violation.with_advice(advice);
-        }
+        let mut violation = extras(Violation::new(self.pointer(), kind));
         if let Some(hint) = self.hint {
             violation = violation.with_hint(hint);
         }
         self.out.push(violation);
+    }
+
+    /// In a quick check, marks it failed and says so: the caller builds no violation.
+    fn quick_fail(&mut self) -> bool {
+        if self.quick {
+            self.failed = true;
+        }
+        self.quick
     }
 
     /// Runs `f` one path segment deeper.
@@ -272,7 +283,7 @@ impl<'a> Validator<'a> {
         }
         self.level += 1;
         if self.outer + self.level > MAX_DEPTH {
-            self.report(ViolationKind::TooDeep { limit: MAX_DEPTH }, None);
+            self.report(ViolationKind::TooDeep { limit: MAX_DEPTH });
         } else {
             f(self);
         }
@@ -297,7 +308,7 @@ impl<'a> Validator<'a> {
             let message = format!(
                 "the schema refers to itself here without end, or through more than {MAX_FRAMES} subschemas"
             );
-            self.report(ViolationKind::Invalid { message }, None);
+            self.report(ViolationKind::Invalid { message });
             return;
         }
         self.depth += 1;
@@ -343,7 +354,7 @@ impl<'a> Validator<'a> {
             && self.out.len() == reported
             && let Some(message) = bridge.problem(value)
         {
-            self.report(ViolationKind::Invalid { message }, None);
+            self.report(ViolationKind::Invalid { message });
         }
     }
 
@@ -398,7 +409,7 @@ impl<'a> Validator<'a> {
         } else {
             ViolationKind::UnknownField
         };
-        self.report(kind, None);
+        self.report(kind);
     }
 
     #[cold]
@@ -409,25 +420,19 @@ impl<'a> Validator<'a> {
             return;
         }
         let expected = describe_types(types);
-        self.report(
-            ViolationKind::WrongType {
-                expected,
-                found: describe_value(value),
-            },
-            None,
-        );
+        self.report(ViolationKind::WrongType {
+            expected,
+            found: describe_value(value),
+        });
     }
 
     /// Checks the value against the definition a `$ref` names.
     fn follow(&mut self, id: crate::schema::DefId, value: &'a Value) {
         match self.schema.definition(id) {
             Some(target) => self.check(target, value),
-            None => self.report(
-                ViolationKind::Invalid {
-                    message: "the schema refers to a missing definition".into(),
-                },
-                None,
-            ),
+            None => self.report(ViolationKind::Invalid {
+                message: "the schema refers to a missing definition".into(),
+            }),
         }
     }
 
@@ -436,7 +441,7 @@ impl<'a> Validator<'a> {
         if let Some(constant) = &node.constant
             && !json_eq(constant, value)
         {
-            self.not_allowed(value, std::slice::from_ref(constant));
+            self.not_allowed(value, std::slice::from_ref(constant), &Words::default());
         }
         if let Some(values) = &node.enumeration {
             // An enum of strings is indexed; other values are never among them.
@@ -448,7 +453,7 @@ impl<'a> Validator<'a> {
                     .is_some_and(|s| node.enum_index.get(s).is_some())
             };
             if !listed {
-                self.not_allowed(value, values);
+                self.not_allowed(value, values, &node.enum_words);
             }
         }
     }
@@ -467,31 +472,38 @@ impl<'a> Validator<'a> {
         if let Some(not) = &node.not
             && self.passes(not, value)
         {
-            self.report(
-                ViolationKind::Invalid {
-                    message: "this value is explicitly not allowed here".into(),
-                },
-                None,
-            );
+            self.report(ViolationKind::Invalid {
+                message: "this value is explicitly not allowed here".into(),
+            });
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn not_allowed(&mut self, value: &Value, allowed: &[Value]) {
+    fn not_allowed(&mut self, value: &Value, allowed: &[Value], words: &Words) {
+        if self.quick_fail() {
+            return;
+        }
+        let kind = ViolationKind::NotAllowed {
+            found: describe::short_json(value),
+            allowed: list_values(allowed),
+        };
         let suggestion = value.as_str().and_then(|s| {
-            suggest::closest(s, allowed.iter().filter_map(Value::as_str)).map(str::to_owned)
+            let candidates = words.shared().or_else(|| Words::of(allowed).shared())?;
+            Some(suggest::closest_later(s, candidates))
         });
-        let siblings = self.siblings;
-        let elsewhere = || siblings::allowed_in_sibling(self.schema, siblings?, value);
-        self.report_with(
-            ViolationKind::NotAllowed {
-                found: describe::short_json(value),
-                allowed: list_values(allowed),
-            },
-            suggestion,
-            Some(&elsewhere),
-        );
+        let elsewhere = self
+            .siblings
+            .and_then(|siblings| siblings::allowed_in_sibling(self.schema, siblings, value));
+        self.report_with(kind, |mut violation| {
+            if let Some(suggestion) = suggestion {
+                violation = violation.with_suggestion_later(suggestion);
+            }
+            if let Some(advice) = elsewhere {
+                violation = violation.with_advice(advice);
+            }
+            violation
+        });
     }
 
     fn number(&mut self, node: &'a Node, value: &Value) {
@@ -515,13 +527,10 @@ impl<'a> Validator<'a> {
         if let Some(step) = &node.multiple_of
             && !is_multiple_of(n, step)
         {
-            self.report(
-                ViolationKind::NotMultipleOf {
-                    found: n.to_string(),
-                    step: step.to_string(),
-                },
-                None,
-            );
+            self.report(ViolationKind::NotMultipleOf {
+                found: n.to_string(),
+                step: step.to_string(),
+            });
         }
     }
 
@@ -536,13 +545,10 @@ impl<'a> Validator<'a> {
             Bound::ExclusiveMinimum,
             Bound::ExclusiveMaximum,
         ];
-        self.report(
-            ViolationKind::OutOfRange {
-                found: n.to_string(),
-                bound: bounds[which](limit.to_string()),
-            },
-            None,
-        );
+        self.report(ViolationKind::OutOfRange {
+            found: n.to_string(),
+            bound: bounds[which](limit.to_string()),
+        });
     }
 
     fn string(&mut self, node: &'a Node, s: &str) {
@@ -559,37 +565,25 @@ impl<'a> Validator<'a> {
         }
         if let Some(pattern) = &node.pattern
             && !pattern.regex.is_match(s)
+            && !self.quick_fail()
         {
-            // The part of the model's own value that fits, else the schema's example.
-            let example = || {
-                let example = near_match::near_match(&pattern.regex, s)
-                    .unwrap_or_else(|| crate::render::string_example(node));
-                pattern
-                    .regex
-                    .is_match(&example)
-                    .then(|| format!("write it like {}", describe::short_json(&example.into())))
+            let kind = ViolationKind::PatternMismatch {
+                found: describe::short_str(s),
+                pattern: pattern.source.clone(),
             };
-            self.report_with(
-                ViolationKind::PatternMismatch {
-                    found: describe::short_json(&Value::String(s.to_owned())),
-                    pattern: pattern.source.clone(),
-                },
-                None,
-                Some(&example),
-            );
+            self.report_with(kind, |violation| {
+                violation.with_advice_later(near_match::pattern_advice(node, s))
+            });
         }
     }
 
     fn format(&mut self, format: &str, s: &str) {
         if !format::conforms(format, s) {
-            self.report(
-                ViolationKind::FormatMismatch {
-                    found: describe::short_json(&Value::String(s.to_owned())),
-                    format: format.to_owned(),
-                    example: format::example(format).unwrap_or_default().to_owned(),
-                },
-                None,
-            );
+            self.report(ViolationKind::FormatMismatch {
+                found: describe::short_json(&Value::String(s.to_owned())),
+                format: format.to_owned(),
+                example: format::example(format).unwrap_or_default().to_owned(),
+            });
         }
     }
 
@@ -597,12 +591,12 @@ impl<'a> Validator<'a> {
         if let Some(min) = min
             && len < min
         {
-            self.report(ViolationKind::TooShort { len, min, unit }, None);
+            self.report(ViolationKind::TooShort { len, min, unit });
         }
         if let Some(max) = max
             && len > max
         {
-            self.report(ViolationKind::TooLong { len, max, unit }, None);
+            self.report(ViolationKind::TooLong { len, max, unit });
         }
     }
 
@@ -622,7 +616,7 @@ impl<'a> Validator<'a> {
                     unit: Unit::Items,
                 };
                 if node.max_items.is_none_or(|max| items.len() <= max) {
-                    self.report(kind, None);
+                    self.report(kind);
                 }
                 break;
             }
@@ -632,7 +626,7 @@ impl<'a> Validator<'a> {
         if node.unique_items
             && let Some((first, second)) = compare::first_duplicate(items)
         {
-            self.report(ViolationKind::NotUnique { first, second }, None);
+            self.report(ViolationKind::NotUnique { first, second });
         }
     }
 }
@@ -642,4 +636,16 @@ impl<'a> Validator<'a> {
 fn lengths_hold(s: &str, min: Option<usize>, max: Option<usize>) -> bool {
     let bytes = s.len();
     min.is_none_or(|min| bytes.div_ceil(4) >= min) && max.is_none_or(|max| bytes <= max)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decimals_are_written_as_format_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, usize::MAX] {
+            let mut out = String::from("/");
+            super::push_decimal(&mut out, n);
+            assert_eq!(out, format!("/{n}"));
+        }
+    }
 }

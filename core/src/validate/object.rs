@@ -53,12 +53,9 @@ impl<'a> Validator<'a> {
             return;
         };
         self.at(Segment::Key(key), |v| {
-            v.report(
-                ViolationKind::Conflict {
-                    keys: vec![first.clone(), key.to_owned()],
-                },
-                None,
-            )
+            v.report(ViolationKind::Conflict {
+                keys: vec![first.clone(), key.to_owned()],
+            })
         });
     }
 
@@ -82,15 +79,12 @@ impl<'a> Validator<'a> {
         inner.check(names, &name);
         if inner.failed {
             self.at(Segment::Key(key), |v| {
-                v.report(
-                    ViolationKind::Invalid {
-                        message: format!(
-                            "the key {} is not allowed here",
-                            describe::short_json(&name)
-                        ),
-                    },
-                    None,
-                )
+                v.report(ViolationKind::Invalid {
+                    message: format!(
+                        "the key {} is not allowed here",
+                        describe::short_json(&name)
+                    ),
+                })
             });
         }
     }
@@ -110,10 +104,14 @@ impl<'a> Validator<'a> {
                     .iter()
                     .filter(|p| !map.contains_key(&p.name))
                     .map(|p| p.name.as_str());
-                let suggestion = suggest::closest(key, candidates).map(str::to_owned);
-                let allowed = || Some(allowed_keys(node));
                 self.at(Segment::Key(key), |v| {
-                    v.report_with(ViolationKind::UnknownField, suggestion, Some(&allowed))
+                    v.report_with(ViolationKind::UnknownField, |violation| {
+                        let violation = violation.with_advice(allowed_keys(node));
+                        match suggest::closest(key, candidates) {
+                            Some(suggestion) => violation.with_suggestion(suggestion),
+                            None => violation,
+                        }
+                    })
                 });
             }
             Some(additional) => self.at(Segment::Key(key), |v| v.check(additional, value)),
@@ -139,7 +137,7 @@ impl<'a> Validator<'a> {
                         .as_deref()
                         .or(property.node.hint.as_deref())
                         .or(saved);
-                    v.report(ViolationKind::MissingField, None);
+                    v.report(ViolationKind::MissingField);
                     v.hint = saved;
                 });
             }
@@ -147,7 +145,7 @@ impl<'a> Validator<'a> {
         for name in &node.required_extra {
             if !map.contains_key(name) {
                 self.at(Segment::Key(name), |v| {
-                    v.report(ViolationKind::MissingField, None)
+                    v.report(ViolationKind::MissingField)
                 });
             }
         }
@@ -155,7 +153,7 @@ impl<'a> Validator<'a> {
             if map.contains_key(trigger) {
                 for name in keys.iter().filter(|k| !map.contains_key(*k)) {
                     self.at(Segment::Key(name), |v| {
-                        v.report(ViolationKind::MissingField, None)
+                        v.report(ViolationKind::MissingField)
                     });
                 }
             }

@@ -16,7 +16,7 @@ pub(super) fn allowed_in_sibling(
     (object, own): (&Node, &str),
     value: &Value,
 ) -> Option<String> {
-    if value.is_object() || value.is_array() {
+    if value.is_object() || value.is_array() || !schema.listed.may_list(value) {
         return None;
     }
     let property = object

@@ -1,5 +1,15 @@
 //! Did-you-mean: the closest allowed name to a near miss.
 
+use std::sync::Arc;
+
+use crate::error::Compute;
+
+/// [`closest`], worked out when the violation's suggestion is first read.
+pub(crate) fn closest_later(word: &str, candidates: Arc<[String]>) -> Compute {
+    let word = word.to_owned();
+    Arc::new(move || closest(&word, candidates.iter().map(String::as_str)).map(str::to_owned))
+}
+
 /// The candidate closest to `word`, if it is close enough to be a likely typo: the same
 /// letters ignoring case and `-`/`_`/spaces, within an edit distance of about one in
 /// three characters, or an abbreviation (`qty` for `quantity`).

@@ -5,7 +5,7 @@ use std::fmt::{self, Display};
 use crate::repair::Fix;
 
 mod deferred;
-pub(crate) use deferred::{Compute, Deferred};
+pub(crate) use deferred::{Deferred, Recipe, worded};
 
 /// Why a value was rejected: one or more [`Violation`]s, all found in one pass.
 ///
@@ -153,7 +153,7 @@ impl Display for Error {
 }
 
 /// One problem in a JSON value, at one place.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Violation {
     pointer: String,
     kind: ViolationKind,
@@ -180,11 +180,15 @@ impl Violation {
         self
     }
 
-    /// A did-you-mean that is worked out when it is first read (the validator's, which
-    /// a caller that only counts violations never pays for).
-    pub(crate) fn with_suggestion_later(mut self, compute: Compute) -> Self {
-        self.suggestion = Deferred::later(compute);
-        self
+    /// Sets the did-you-mean, worked out when it is first read (the validator's, which a
+    /// caller that only counts violations never pays for).
+    pub(crate) fn suggest_later(&mut self, recipe: std::sync::Arc<dyn Recipe>) {
+        self.suggestion = Deferred::later(recipe);
+    }
+
+    /// Sets the did-you-mean.
+    pub(crate) fn suggest(&mut self, suggestion: String) {
+        self.suggestion = Deferred::ready(Some(suggestion));
     }
 
     /// Adds what to write instead, in words a model can act on: `write it like
@@ -194,15 +198,36 @@ impl Violation {
         self
     }
 
-    /// Advice that is worked out when it is first read.
-    pub(crate) fn with_advice_later(mut self, compute: Compute) -> Self {
-        self.advice = Deferred::later(compute);
-        self
+    /// Sets advice that is worked out when it is first read.
+    pub(crate) fn advise_later(&mut self, recipe: std::sync::Arc<dyn Recipe>) {
+        self.advice = Deferred::later(recipe);
+    }
+
+    /// Sets the advice.
+    pub(crate) fn advise(&mut self, advice: String) {
+        self.advice = Deferred::ready(Some(advice));
+    }
+
+    /// Sets the hint.
+    pub(crate) fn set_hint(&mut self, hint: &str) {
+        self.hint = Some(hint.to_owned());
     }
 
     /// What to write instead, where the violation alone does not say.
     pub fn advice(&self) -> Option<&str> {
-        self.advice.get()
+        self.advice.get(|| self.word())
+    }
+
+    /// The rejected string, when the violation quotes the whole of it: what a deferred
+    /// did-you-mean or advice is worked out from.
+    fn word(&self) -> Option<String> {
+        let (ViolationKind::NotAllowed { found, .. }
+        | ViolationKind::PatternMismatch { found, .. }) = &self.kind
+        else {
+            return None;
+        };
+        // A quote cut short ends after its closing quote (`"abc…"…`), and is not JSON.
+        serde_json::from_str(found).ok()
     }
 
     /// Adds the hint written for the field with `#[schema(hint = "...")]`.
@@ -224,7 +249,7 @@ impl Violation {
 
     /// The closest allowed key, value or tool name, when the offending one is a near miss.
     pub fn suggestion(&self) -> Option<&str> {
-        self.suggestion.get()
+        self.suggestion.get(|| self.word())
     }
 
     /// The hint the type's author wrote for this field.
@@ -252,6 +277,31 @@ impl Violation {
             }
         }
         out
+    }
+}
+
+/// Equal when they say the same: the same place, kind, did-you-mean, advice and hint,
+/// however each text was obtained.
+impl PartialEq for Violation {
+    fn eq(&self, other: &Self) -> bool {
+        self.pointer == other.pointer
+            && self.kind == other.kind
+            && self.hint == other.hint
+            && self.suggestion() == other.suggestion()
+            && self.advice() == other.advice()
+    }
+}
+
+/// Shows every field, the did-you-mean and advice worked out if they were not yet.
+impl fmt::Debug for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Violation")
+            .field("pointer", &self.pointer)
+            .field("kind", &self.kind)
+            .field("suggestion", &self.suggestion())
+            .field("hint", &self.hint)
+            .field("advice", &self.advice())
+            .finish()
     }
 }
 

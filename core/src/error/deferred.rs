@@ -3,18 +3,42 @@
 //! every allowed value, the readings of a string a pattern accepts), and a caller that
 //! only counts violations, or stops at the first, never reads them.
 
-use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// How to work the text out; it owns what it reads, so the violation outlives the value
-/// and the schema it was found in.
-pub(crate) type Compute = Arc<dyn Fn() -> Option<String> + Send + Sync>;
+/// How to work a text out from the rejected word. A recipe owns what else it reads (the
+/// allowed values, the pattern), so a violation outlives the schema it was found with;
+/// schemas build their recipes once and share them with every violation.
+pub(crate) trait Recipe: Send + Sync {
+    /// The text for `word`, the rejected string as the violation quotes it (`None` when
+    /// the violation quotes no string, or only part of one).
+    fn text(&self, word: Option<&str>) -> Option<String>;
+}
 
-/// An optional text, given or computed once on first read.
+/// A recipe for a word the violation quotes only in part: it keeps the whole word.
+struct Worded {
+    word: String,
+    recipe: Arc<dyn Recipe>,
+}
+
+impl Recipe for Worded {
+    fn text(&self, _: Option<&str>) -> Option<String> {
+        self.recipe.text(Some(&self.word))
+    }
+}
+
+/// `recipe`, made to read `word` itself.
+pub(crate) fn worded(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
+    Arc::new(Worded {
+        word: word.to_owned(),
+        recipe,
+    })
+}
+
+/// An optional text, given or worked out once on first read.
 #[derive(Clone, Default)]
 pub(crate) struct Deferred {
     text: OnceLock<Option<String>>,
-    compute: Option<Compute>,
+    recipe: Option<Arc<dyn Recipe>>,
 }
 
 impl Deferred {
@@ -22,36 +46,26 @@ impl Deferred {
     pub(crate) fn ready(text: Option<String>) -> Self {
         Deferred {
             text: OnceLock::from(text),
-            compute: None,
+            recipe: None,
         }
     }
 
-    /// A text `compute` works out on first read.
-    pub(crate) fn later(compute: Compute) -> Self {
+    /// A text `recipe` works out on first read.
+    pub(crate) fn later(recipe: Arc<dyn Recipe>) -> Self {
         Deferred {
             text: OnceLock::new(),
-            compute: Some(compute),
+            recipe: Some(recipe),
         }
     }
 
-    pub(crate) fn get(&self) -> Option<&str> {
+    /// The text; `word` gives the rejected word if the recipe has to run.
+    pub(crate) fn get(&self, word: impl FnOnce() -> Option<String>) -> Option<&str> {
         self.text
-            .get_or_init(|| self.compute.as_ref().and_then(|compute| compute()))
+            .get_or_init(|| {
+                let recipe = self.recipe.as_ref()?;
+                recipe.text(word().as_deref())
+            })
             .as_deref()
-    }
-}
-
-/// Equal when the texts are, however each was obtained.
-impl PartialEq for Deferred {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
-    }
-}
-
-/// Shows the text, as an `Option<String>` field would be shown.
-impl fmt::Debug for Deferred {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.get(), f)
     }
 }
 
@@ -60,36 +74,36 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    #[test]
-    fn computes_once_on_first_read_and_never_before() {
-        let runs = Arc::new(AtomicUsize::new(0));
-        let counter = Arc::clone(&runs);
-        let deferred = Deferred::later(Arc::new(move || {
-            counter.fetch_add(1, Ordering::SeqCst);
-            Some("did you mean this".to_owned())
-        }));
-        assert_eq!(runs.load(Ordering::SeqCst), 0);
-        assert_eq!(deferred.get(), Some("did you mean this"));
-        assert_eq!(deferred.get(), Some("did you mean this"));
-        assert_eq!(runs.load(Ordering::SeqCst), 1);
+    #[derive(Default)]
+    struct Counted(AtomicUsize);
+
+    impl Recipe for Counted {
+        fn text(&self, word: Option<&str>) -> Option<String> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            word.map(|w| format!("not {w}"))
+        }
     }
 
     #[test]
-    fn a_clone_made_before_the_first_read_computes_the_same_text() {
-        let deferred = Deferred::later(Arc::new(|| Some("x".to_owned())));
-        let copy = deferred.clone();
-        assert_eq!(copy.get(), Some("x"));
-        assert_eq!(deferred, copy);
-        assert_eq!(format!("{deferred:?}"), r#"Some("x")"#);
+    fn works_out_once_on_first_read_and_never_before() {
+        let recipe = Arc::new(Counted::default());
+        let deferred = Deferred::later(recipe.clone());
+        assert_eq!(recipe.0.load(Ordering::SeqCst), 0);
+        assert_eq!(deferred.get(|| Some("x".into())), Some("not x"));
+        assert_eq!(deferred.get(|| Some("y".into())), Some("not x"));
+        assert_eq!(recipe.0.load(Ordering::SeqCst), 1);
     }
 
     #[test]
-    fn compares_texts_not_how_they_were_made() {
-        assert_eq!(Deferred::later(Arc::new(|| None)), Deferred::ready(None));
-        assert_eq!(Deferred::default(), Deferred::ready(None));
-        assert_ne!(
-            Deferred::later(Arc::new(|| Some("a".into()))),
-            Deferred::ready(Some("b".into()))
-        );
+    fn a_worded_recipe_reads_its_own_word() {
+        let deferred = Deferred::later(worded("long", Arc::new(Counted::default())));
+        assert_eq!(deferred.get(|| None), Some("not long"));
+    }
+
+    #[test]
+    fn a_ready_text_needs_no_word() {
+        let deferred = Deferred::ready(Some("a".into()));
+        assert_eq!(deferred.get(|| unreachable!()), Some("a"));
+        assert_eq!(Deferred::default().get(|| unreachable!()), None);
     }
 }

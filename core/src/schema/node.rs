@@ -3,6 +3,8 @@
 //! Derived types and schemas loaded at run time both become `Node`s, and one validator
 //! and one renderer read them, so a type's schema and its deserializer cannot disagree.
 
+use std::sync::Arc;
+
 use serde_json::{Number, Value};
 
 /// The JSON types a value may have.
@@ -201,6 +203,8 @@ pub struct Node {
     /// The strings of the `enum`, built by [`Node::index`], shared with each violation
     /// that suggests one of them.
     pub(crate) enum_words: Words,
+    /// The `enum`'s values as a violation lists them, made on the first violation.
+    pub(crate) enum_listed: ListedOnce,
     /// What a string example for this node is made from, built by [`Node::index`] when
     /// the node has a pattern, shared with each violation that advises one.
     pub(crate) string_shape: StringShape,
@@ -211,7 +215,11 @@ pub struct Node {
 /// The strings among some allowed values, shared: a violation keeps them to work out
 /// its did-you-mean when it is read, after the schema is gone.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Words(Option<std::sync::Arc<[String]>>);
+pub(crate) struct Words(Option<Arc<EnumStrings>>);
+
+/// The strings an `enum` lists.
+#[derive(Debug)]
+pub(crate) struct EnumStrings(pub(crate) Vec<String>);
 
 impl Words {
     pub(crate) fn of(values: &[Value]) -> Words {
@@ -219,10 +227,12 @@ impl Words {
         if strings.peek().is_none() {
             return Words(None);
         }
-        Words(Some(strings.map(str::to_owned).collect()))
+        Words(Some(Arc::new(EnumStrings(
+            strings.map(str::to_owned).collect(),
+        ))))
     }
 
-    pub(crate) fn shared(&self) -> Option<std::sync::Arc<[String]>> {
+    pub(crate) fn shared(&self) -> Option<Arc<EnumStrings>> {
         self.0.clone()
     }
 }
@@ -234,26 +244,47 @@ impl PartialEq for Words {
     }
 }
 
+/// Text made from a node's keywords the first time it is needed, then kept.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ListedOnce(std::sync::OnceLock<Vec<String>>);
+
+impl ListedOnce {
+    pub(crate) fn get_or_init(&self, make: impl FnOnce() -> Vec<String>) -> &[String] {
+        self.0.get_or_init(make)
+    }
+}
+
+/// Derived from the node's keywords, so it never tells two nodes apart.
+impl PartialEq for ListedOnce {
+    fn eq(&self, _: &ListedOnce) -> bool {
+        true
+    }
+}
+
 /// The keywords a string example is made from (pattern, format, lengths), as a node of
 /// their own that outlives the schema.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct StringShape(Option<std::sync::Arc<Node>>);
+pub(crate) struct StringShape(Option<Arc<Shape>>);
+
+/// A node with only the keywords of a string's shape.
+#[derive(Debug)]
+pub(crate) struct Shape(pub(crate) Node);
 
 impl StringShape {
-    fn build(node: &Node) -> std::sync::Arc<Node> {
-        std::sync::Arc::new(Node {
+    fn build(node: &Node) -> Arc<Shape> {
+        Arc::new(Shape(Node {
             pattern: node.pattern.clone(),
             format: node.format.clone(),
             min_length: node.min_length,
             max_length: node.max_length,
             ..Node::default()
-        })
+        }))
     }
 
     /// The shape of `node`: the one built when it was indexed, else a new one.
-    pub(crate) fn of(node: &Node) -> std::sync::Arc<Node> {
+    pub(crate) fn of(node: &Node) -> Arc<Shape> {
         match &node.string_shape.0 {
-            Some(shape) => std::sync::Arc::clone(shape),
+            Some(shape) => Arc::clone(shape),
             None => StringShape::build(node),
         }
     }

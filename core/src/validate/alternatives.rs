@@ -133,7 +133,7 @@ impl<'a> Validator<'a> {
         {
             Some((expected, advice)) => {
                 self.report_with(ViolationKind::NoMatch { expected }, |violation| {
-                    violation.with_advice(advice)
+                    violation.advise(advice)
                 });
             }
             None => self.closest_alternative(alternatives, value),
@@ -176,7 +176,7 @@ impl<'a> Validator<'a> {
                 let Some(tag) = map.get(name) else { return };
                 let allowed: Vec<Value> = values.iter().map(|(v, _)| v.clone()).collect();
                 self.at(Segment::Key(name), |v| {
-                    v.not_allowed(tag, &allowed, &Words::default())
+                    v.not_allowed(tag, &allowed, list_values(&allowed), &Words::default())
                 });
             }
             (Discriminator::Key { keys, .. }, Value::Object(map)) => {
@@ -192,9 +192,10 @@ impl<'a> Validator<'a> {
                         found: describe::short_str(key),
                         allowed: list_values(&allowed),
                     };
-                    v.report_with(kind, |violation| match suggestion {
-                        Some(suggestion) => violation.with_suggestion(suggestion),
-                        None => violation,
+                    v.report_with(kind, |violation| {
+                        if let Some(suggestion) = suggestion {
+                            violation.suggest(suggestion);
+                        }
                     })
                 });
             }
@@ -203,7 +204,7 @@ impl<'a> Validator<'a> {
                     .iter()
                     .map(|(k, _)| Value::from(k.as_str()))
                     .collect();
-                self.not_allowed(value, &allowed, &Words::default());
+                self.not_allowed(value, &allowed, list_values(&allowed), &Words::default());
             }
             _ => {}
         }

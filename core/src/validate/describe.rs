@@ -1,7 +1,10 @@
 //! Values and types in the words of a violation message.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
+use crate::error::{Recipe, worded};
 use crate::schema::Types;
 
 const MAX_QUOTE: usize = 60;
@@ -20,14 +23,15 @@ pub(crate) fn describe_value(value: &Value) -> String {
     }
 }
 
-/// `an integer`, `a string or null`.
+/// `an integer`, `a string or null`, `a boolean, a string or null`.
 pub(crate) fn describe_types(types: Types) -> String {
-    let mut words: Vec<&str> = Vec::new();
-    for name in types.names() {
-        if name == "integer" && types.contains(Types::NUMBER) {
-            continue;
-        }
-        words.push(match name {
+    // At most seven words, in an array: no list is allocated.
+    let mut words = [""; 7];
+    let mut count = 0;
+    let named = types
+        .names()
+        .filter(|&name| !(name == "integer" && types.contains(Types::NUMBER)))
+        .map(|name| match name {
             "null" => "null",
             "boolean" => "a boolean",
             "integer" => "an integer",
@@ -36,15 +40,33 @@ pub(crate) fn describe_types(types: Types) -> String {
             "array" => "an array",
             _ => "an object",
         });
+    for word in named {
+        words[count] = word;
+        count += 1;
     }
-    match words.as_slice() {
-        [] => "nothing".into(),
-        [one] => (*one).into(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    let mut out = String::with_capacity(24 * count);
+    for (i, word) in words[..count].iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == count { " or " } else { ", " });
+        }
+        out.push_str(word);
+    }
+    if out.is_empty() {
+        out.push_str("nothing");
+    }
+    out
+}
+
+/// `recipe`, for a violation that quotes `word` with [`short_str`]: as it is when the
+/// quote holds the whole word, else made to keep the word itself.
+pub(crate) fn whole(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
+    if word.len() <= MAX_QUOTE || word.chars().count() <= MAX_QUOTE {
+        recipe
+    } else {
+        worded(word, recipe)
     }
 }
 
-/// A value as compact JSON, long strings cut with an ellipsis.
 /// [`short_json`] of a string, without making a `Value` of it first.
 pub(crate) fn short_str(s: &str) -> String {
     if s.len() <= MAX_QUOTE && s.bytes().all(needs_no_escape) {
@@ -62,6 +84,7 @@ fn needs_no_escape(b: u8) -> bool {
     b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f
 }
 
+/// A value as compact JSON, long strings cut with an ellipsis.
 pub(crate) fn short_json(value: &Value) -> String {
     match value {
         // Most strings need no escape: quoted as they are, without the serializer.

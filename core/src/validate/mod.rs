@@ -8,6 +8,7 @@ pub(crate) use describe::describe_value as describe_value_pub;
 pub(crate) use describe::{list_values as list_values_pub, short_json as short_json_pub};
 mod describe;
 mod format;
+mod frames;
 mod near_match;
 mod object;
 mod siblings;
@@ -92,64 +93,6 @@ impl Schema {
         alternatives
             .get(index)
             .is_some_and(|alt| Validator::new(self).passes(alt, value))
-    }
-}
-
-impl Schema {
-    /// Whether checking any value parsed from JSON text (which nests at most
-    /// [`MAX_DEPTH`] levels) stays within the validator's frame budget.
-    pub(crate) fn frames_suffice(&self) -> bool {
-        let mut memo = std::collections::HashMap::new();
-        self.frames(&self.root, MAX_DEPTH, 0, &mut memo) <= MAX_FRAMES
-    }
-
-    /// The most frames checking a value against `node` can take when the value nests at
-    /// most `levels` more levels (an upper bound; `MAX_FRAMES + 1` once past the budget).
-    /// Each `check` is one frame; `$ref`s and alternatives stay on the value's level,
-    /// items and properties go one level down.
-    fn frames<'a>(
-        &'a self,
-        node: &'a Node,
-        levels: usize,
-        used: usize,
-        memo: &mut std::collections::HashMap<(*const Node, usize), usize>,
-    ) -> usize {
-        let over = MAX_FRAMES + 1;
-        if used >= MAX_FRAMES {
-            return over;
-        }
-        let key = (node as *const Node, levels);
-        if let Some(&frames) = memo.get(&key) {
-            return frames;
-        }
-        let mut deepest = 0;
-        let same_level = node
-            .reference
-            .and_then(|id| self.definition(id))
-            .into_iter()
-            .chain(&node.all_of)
-            .chain(&node.any_of)
-            .chain(&node.one_of)
-            .chain(node.not.as_deref())
-            .chain(node.property_names.as_deref());
-        for child in same_level {
-            deepest = deepest.max(self.frames(child, levels, used + 1, memo));
-        }
-        if levels > 0 {
-            let below = node
-                .prefix_items
-                .iter()
-                .chain(node.items.as_deref())
-                .chain(node.properties.iter().map(|p| &p.node))
-                .chain(node.additional_properties.as_deref())
-                .chain(node.pattern_properties.iter().map(|(_, n)| n));
-            for child in below {
-                deepest = deepest.max(self.frames(child, levels - 1, used + 1, memo));
-            }
-        }
-        let frames = (deepest + 1).min(over);
-        memo.insert(key, frames);
-        frames
     }
 }
 
@@ -251,20 +194,25 @@ impl<'a> Validator<'a> {
     #[cold]
     #[inline(never)]
     fn report(&mut self, kind: ViolationKind) {
-        self.report_with(kind, |violation| violation);
+        self.report_with(kind, |_| {});
     }
 
     /// Reports a violation with what `extras` adds to it (a did-you-mean, advice), which
     /// runs only when the violation is reported: a quick check only fails.
-    fn report_with(&mut self, kind: ViolationKind, extras: impl FnOnce(Violation) -> Violation) {
+    fn report_with(&mut self, kind: ViolationKind, extras: impl FnOnce(&mut Violation)) {
         if self.quick_fail() {
             return;
         }
-        let mut violation = extras(Violation::new(self.pointer(), kind));
-        if let Some(hint) = self.hint {
-            violation = violation.with_hint(hint);
+        if self.out.capacity() == 0 {
+            self.out.reserve(8);
         }
-        self.out.push(violation);
+        // Built in place: a violation is large, and moving it costs more than its fields.
+        self.out.push(Violation::new(self.pointer(), kind));
+        let violation = self.out.last_mut().expect("just pushed");
+        extras(violation);
+        if let Some(hint) = self.hint {
+            violation.set_hint(hint);
+        }
     }
 
     /// In a quick check, marks it failed and says so: the caller builds no violation.
@@ -441,7 +389,8 @@ impl<'a> Validator<'a> {
         if let Some(constant) = &node.constant
             && !json_eq(constant, value)
         {
-            self.not_allowed(value, std::slice::from_ref(constant), &Words::default());
+            let allowed = std::slice::from_ref(constant);
+            self.not_allowed(value, allowed, list_values(allowed), &Words::default());
         }
         if let Some(values) = &node.enumeration {
             // An enum of strings is indexed; other values are never among them.
@@ -452,8 +401,12 @@ impl<'a> Validator<'a> {
                     .as_str()
                     .is_some_and(|s| node.enum_index.get(s).is_some())
             };
-            if !listed {
-                self.not_allowed(value, values, &node.enum_words);
+            if !listed && !self.quick_fail() {
+                let listed = node
+                    .enum_listed
+                    .get_or_init(|| list_values(values))
+                    .to_vec();
+                self.not_allowed(value, values, listed, &node.enum_words);
             }
         }
     }
@@ -480,29 +433,35 @@ impl<'a> Validator<'a> {
 
     #[cold]
     #[inline(never)]
-    fn not_allowed(&mut self, value: &Value, allowed: &[Value], words: &Words) {
+    /// `value` is none of `allowed`, which a violation lists as `listed`.
+    fn not_allowed(
+        &mut self,
+        value: &Value,
+        allowed: &[Value],
+        listed: Vec<String>,
+        words: &Words,
+    ) {
         if self.quick_fail() {
             return;
         }
         let kind = ViolationKind::NotAllowed {
             found: describe::short_json(value),
-            allowed: list_values(allowed),
+            allowed: listed,
         };
         let suggestion = value.as_str().and_then(|s| {
             let candidates = words.shared().or_else(|| Words::of(allowed).shared())?;
-            Some(suggest::closest_later(s, candidates))
+            Some(describe::whole(s, candidates))
         });
         let elsewhere = self
             .siblings
             .and_then(|siblings| siblings::allowed_in_sibling(self.schema, siblings, value));
-        self.report_with(kind, |mut violation| {
+        self.report_with(kind, |violation| {
             if let Some(suggestion) = suggestion {
-                violation = violation.with_suggestion_later(suggestion);
+                violation.suggest_later(suggestion);
             }
             if let Some(advice) = elsewhere {
-                violation = violation.with_advice(advice);
+                violation.advise(advice);
             }
-            violation
         });
     }
 
@@ -571,9 +530,8 @@ impl<'a> Validator<'a> {
                 found: describe::short_str(s),
                 pattern: pattern.source.clone(),
             };
-            self.report_with(kind, |violation| {
-                violation.with_advice_later(near_match::pattern_advice(node, s))
-            });
+            let advice = describe::whole(s, crate::schema::StringShape::of(node));
+            self.report_with(kind, |violation| violation.advise_later(advice));
         }
     }
 
@@ -639,13 +597,4 @@ fn lengths_hold(s: &str, min: Option<usize>, max: Option<usize>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn decimals_are_written_as_format_writes_them() {
-        for n in [0, 1, 9, 10, 99, 100, 12345, usize::MAX] {
-            let mut out = String::from("/");
-            super::push_decimal(&mut out, n);
-            assert_eq!(out, format!("/{n}"));
-        }
-    }
-}
+mod tests;

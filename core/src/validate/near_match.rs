@@ -8,28 +8,25 @@
 //! it (`+47 912 34 567` for `^\+\d{7,15}$`), or in the wrong case (`fr` for `^[A-Z]{2}$`);
 //! those three readings are tried, in that order, and the first that matches is kept.
 
-use std::sync::Arc;
-
 use regex::Regex;
 use serde_json::Value;
 
-use crate::error::Compute;
-use crate::schema::Node;
+use crate::error::Recipe;
+use crate::schema::Shape;
 
 /// The advice of a pattern violation, worked out when it is first read: `write it like`
 /// the part of the model's own value that fits, else the schema's example.
-pub(crate) fn pattern_advice(node: &Node, found: &str) -> Compute {
-    let shape = crate::schema::StringShape::of(node);
-    let found = found.to_owned();
-    Arc::new(move || {
-        let regex = &shape.pattern.as_ref()?.regex;
-        let example =
-            near_match(regex, &found).unwrap_or_else(|| crate::render::string_example(&shape));
+impl Recipe for Shape {
+    fn text(&self, word: Option<&str>) -> Option<String> {
+        let regex = &self.0.pattern.as_ref()?.regex;
+        let example = word
+            .and_then(|word| near_match(regex, word))
+            .unwrap_or_else(|| crate::render::string_example(&self.0));
         regex.is_match(&example).then(|| {
             let example = super::describe::short_json(&Value::String(example));
             format!("write it like {example}")
         })
-    })
+    }
 }
 
 /// Longer strings are not searched: the advice would not be short either.

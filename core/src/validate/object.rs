@@ -106,10 +106,9 @@ impl<'a> Validator<'a> {
                     .map(|p| p.name.as_str());
                 self.at(Segment::Key(key), |v| {
                     v.report_with(ViolationKind::UnknownField, |violation| {
-                        let violation = violation.with_advice(allowed_keys(node));
-                        match suggest::closest(key, candidates) {
-                            Some(suggestion) => violation.with_suggestion(suggestion),
-                            None => violation,
+                        violation.advise(allowed_keys(node));
+                        if let Some(suggestion) = suggest::closest(key, candidates) {
+                            violation.suggest(suggestion.to_owned());
                         }
                     })
                 });

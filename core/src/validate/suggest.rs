@@ -1,13 +1,13 @@
 //! Did-you-mean: the closest allowed name to a near miss.
 
-use std::sync::Arc;
+use crate::error::Recipe;
+use crate::schema::EnumStrings;
 
-use crate::error::Compute;
-
-/// [`closest`], worked out when the violation's suggestion is first read.
-pub(crate) fn closest_later(word: &str, candidates: Arc<[String]>) -> Compute {
-    let word = word.to_owned();
-    Arc::new(move || closest(&word, candidates.iter().map(String::as_str)).map(str::to_owned))
+/// The did-you-mean of a value an `enum` does not list, worked out when it is read.
+impl Recipe for EnumStrings {
+    fn text(&self, word: Option<&str>) -> Option<String> {
+        closest(word?, self.0.iter().map(String::as_str)).map(str::to_owned)
+    }
 }
 
 /// The candidate closest to `word`, if it is close enough to be a likely typo: the same

@@ -1,0 +1,62 @@
+//! The validator's own checks: deferred texts, pointers.
+
+use serde_json::json;
+
+use crate::{Schema, Violation};
+
+fn violations(schema: serde_json::Value, value: serde_json::Value) -> Vec<Violation> {
+    let schema = Schema::from_json(schema).expect("the schema loads");
+    schema
+        .validate(&value)
+        .expect_err("invalid")
+        .violations()
+        .to_vec()
+}
+
+/// The did-you-mean and the advice are worked out when read, from the rejected word as
+/// the violation quotes it; a word too long to quote whole, or one with escapes,
+/// gives what it gave when they were worked out at once.
+#[test]
+fn deferred_texts_read_the_whole_word() {
+    let long = format!("{}-{}", "a".repeat(40), "b".repeat(40));
+    let typo = format!("{}-c{}", "a".repeat(40), "b".repeat(39));
+    let found = violations(json!({"enum": [long, "other"]}), json!(typo));
+    assert_eq!(found[0].suggestion(), Some(long.as_str()));
+
+    let pattern = json!({"type": "string", "pattern": "^[A-Z]{3}$"});
+    let padded = format!("{} LIS", "Lisbon airport, the one by the river, ".repeat(2));
+    assert!(padded.chars().count() > 60 && padded.chars().count() < 200);
+    let found = violations(pattern.clone(), json!(padded));
+    assert_eq!(found[0].advice(), Some(r#"write it like "LIS""#));
+
+    let quoted = "say \"LIS\"";
+    let found = violations(pattern.clone(), json!(quoted));
+    assert_eq!(found[0].advice(), Some(r#"write it like "LIS""#));
+
+    let found = violations(json!({"enum": ["tab\there", "x"]}), json!("tab\thera"));
+    assert_eq!(found[0].suggestion(), Some("tab\there"));
+}
+
+/// A violation cloned before its texts are read has the same texts, and equals one
+/// whose texts were given at once.
+#[test]
+fn a_clone_reads_the_same_texts() {
+    let found = violations(json!({"enum": ["celsius", "kelvin"]}), json!("Celsius"));
+    let copy = found[0].clone();
+    assert_eq!(copy.suggestion(), Some("celsius"));
+    assert_eq!(found[0].suggestion(), Some("celsius"));
+    let given =
+        Violation::new(found[0].pointer(), found[0].kind().clone()).with_suggestion("celsius");
+    assert_eq!(found[0], given);
+    assert_ne!(found[0], given.with_advice("something else"));
+    assert!(format!("{:?}", found[0]).contains(r#"suggestion: Some("celsius")"#));
+}
+
+#[test]
+fn decimals_are_written_as_format_writes_them() {
+    for n in [0, 1, 9, 10, 99, 100, 12345, usize::MAX] {
+        let mut out = String::from("/");
+        super::push_decimal(&mut out, n);
+        assert_eq!(out, format!("/{n}"));
+    }
+}

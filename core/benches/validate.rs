@@ -11,7 +11,10 @@
 //!   first, so this is its worst order);
 //! - every violation listed: `Schema::validate` against
 //!   `jsonschema::Validator::iter_errors(..).count()`, with one broken pattern and with
-//!   every product broken in three places.
+//!   every product broken in three places;
+//! - every message written: `Error::to_string` (one line per violation, with the
+//!   did-you-mean and the advice, which `validate` leaves to be worked out when read)
+//!   against `to_string` of each of `iter_errors`.
 //!
 //! ```sh
 //! cargo bench -p toolschema --bench validate
@@ -197,6 +200,21 @@ fn pairs<'a>(v: &'a Validators, docs: &'a Documents) -> Vec<Pair<'a>> {
         Pair {
             what: "3 per product, validate vs iter_errors",
             ..list(&docs.many_wrong)
+        },
+        Pair {
+            what: "3 per product, every message written",
+            ours: Box::new(|| {
+                let err = v.ours.validate(black_box(&docs.many_wrong)).unwrap_err();
+                black_box(err.to_string().len());
+            }),
+            theirs: Box::new(|| {
+                let written = v
+                    .theirs
+                    .iter_errors(black_box(&docs.many_wrong))
+                    .map(|e| e.to_string().len())
+                    .sum::<usize>();
+                black_box(written);
+            }),
         },
     ]
 }

@@ -93,7 +93,7 @@ impl Error {
     pub fn under(mut self, segment: &str) -> Self {
         let escaped = segment.replace('~', "~0").replace('/', "~1");
         for v in &mut self.violations {
-            v.pointer = format!("/{escaped}{}", v.pointer);
+            v.inner.pointer = format!("/{escaped}{}", v.inner.pointer);
         }
         self
     }
@@ -127,7 +127,7 @@ impl Error {
     pub fn panicked_check(&self) -> Option<&Violation> {
         self.violations
             .iter()
-            .find(|v| matches!(v.kind, ViolationKind::CheckPanicked { .. }))
+            .find(|v| matches!(v.kind(), ViolationKind::CheckPanicked { .. }))
     }
 
     pub(crate) fn internal(message: impl Into<String>) -> Self {
@@ -153,8 +153,15 @@ impl Display for Error {
 }
 
 /// One problem in a JSON value, at one place.
+///
+/// A violation is one pointer wide: an error lists many, and moving them costs less.
 #[derive(Clone)]
 pub struct Violation {
+    inner: Box<Details>,
+}
+
+#[derive(Clone)]
+struct Details {
     pointer: String,
     kind: ViolationKind,
     suggestion: Deferred,
@@ -166,63 +173,65 @@ impl Violation {
     /// A violation of the given kind at an RFC 6901 pointer (`""` is the root).
     pub fn new(pointer: impl Into<String>, kind: ViolationKind) -> Self {
         Violation {
-            pointer: pointer.into(),
-            kind,
-            suggestion: Deferred::default(),
-            hint: None,
-            advice: Deferred::default(),
+            inner: Box::new(Details {
+                pointer: pointer.into(),
+                kind,
+                suggestion: Deferred::default(),
+                hint: None,
+                advice: Deferred::default(),
+            }),
         }
     }
 
     /// Adds a did-you-mean suggestion.
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
-        self.suggestion = Deferred::ready(Some(suggestion.into()));
+        self.inner.suggestion = Deferred::ready(Some(suggestion.into()));
         self
     }
 
     /// Sets the did-you-mean, worked out when it is first read (the validator's, which a
     /// caller that only counts violations never pays for).
     pub(crate) fn suggest_later(&mut self, recipe: std::sync::Arc<dyn Recipe>) {
-        self.suggestion = Deferred::later(recipe);
+        self.inner.suggestion = Deferred::later(recipe);
     }
 
     /// Sets the did-you-mean.
     pub(crate) fn suggest(&mut self, suggestion: String) {
-        self.suggestion = Deferred::ready(Some(suggestion));
+        self.inner.suggestion = Deferred::ready(Some(suggestion));
     }
 
     /// Adds what to write instead, in words a model can act on: `write it like
     /// "2025-06-14"` for a pattern, the allowed keys for an unknown one.
     pub fn with_advice(mut self, advice: impl Into<String>) -> Self {
-        self.advice = Deferred::ready(Some(advice.into()));
+        self.inner.advice = Deferred::ready(Some(advice.into()));
         self
     }
 
     /// Sets advice that is worked out when it is first read.
     pub(crate) fn advise_later(&mut self, recipe: std::sync::Arc<dyn Recipe>) {
-        self.advice = Deferred::later(recipe);
+        self.inner.advice = Deferred::later(recipe);
     }
 
     /// Sets the advice.
     pub(crate) fn advise(&mut self, advice: String) {
-        self.advice = Deferred::ready(Some(advice));
+        self.inner.advice = Deferred::ready(Some(advice));
     }
 
     /// Sets the hint.
     pub(crate) fn set_hint(&mut self, hint: &str) {
-        self.hint = Some(hint.to_owned());
+        self.inner.hint = Some(hint.to_owned());
     }
 
     /// What to write instead, where the violation alone does not say.
     pub fn advice(&self) -> Option<&str> {
-        self.advice.get(|| self.word())
+        self.inner.advice.get(|| self.word())
     }
 
     /// The rejected string, when the violation quotes the whole of it: what a deferred
     /// did-you-mean or advice is worked out from.
     fn word(&self) -> Option<String> {
         let (ViolationKind::NotAllowed { found, .. }
-        | ViolationKind::PatternMismatch { found, .. }) = &self.kind
+        | ViolationKind::PatternMismatch { found, .. }) = &self.inner.kind
         else {
             return None;
         };
@@ -232,38 +241,38 @@ impl Violation {
 
     /// Adds the hint written for the field with `#[schema(hint = "...")]`.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.inner.hint = Some(hint.into());
         self
     }
 
     /// The RFC 6901 JSON pointer of the offending value: `""` for the root,
     /// `/items/2/qty` for a member of an array element.
     pub fn pointer(&self) -> &str {
-        &self.pointer
+        &self.inner.pointer
     }
 
     /// What is wrong.
     pub fn kind(&self) -> &ViolationKind {
-        &self.kind
+        &self.inner.kind
     }
 
     /// The closest allowed key, value or tool name, when the offending one is a near miss.
     pub fn suggestion(&self) -> Option<&str> {
-        self.suggestion.get(|| self.word())
+        self.inner.suggestion.get(|| self.word())
     }
 
     /// The hint the type's author wrote for this field.
     pub fn hint(&self) -> Option<&str> {
-        self.hint.as_deref()
+        self.inner.hint.as_deref()
     }
 
     /// The pointer in the dotted form people read: `items[2].qty`, `(root)` for the root.
     pub fn path(&self) -> String {
-        if self.pointer.is_empty() {
+        if self.inner.pointer.is_empty() {
             return "(root)".to_owned();
         }
         let mut out = String::new();
-        for segment in self.pointer.split('/').skip(1) {
+        for segment in self.inner.pointer.split('/').skip(1) {
             let segment = segment.replace("~1", "/").replace("~0", "~");
             if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
                 out.push('[');
@@ -284,9 +293,9 @@ impl Violation {
 /// however each text was obtained.
 impl PartialEq for Violation {
     fn eq(&self, other: &Self) -> bool {
-        self.pointer == other.pointer
-            && self.kind == other.kind
-            && self.hint == other.hint
+        self.inner.pointer == other.inner.pointer
+            && self.inner.kind == other.inner.kind
+            && self.inner.hint == other.inner.hint
             && self.suggestion() == other.suggestion()
             && self.advice() == other.advice()
     }
@@ -296,10 +305,10 @@ impl PartialEq for Violation {
 impl fmt::Debug for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Violation")
-            .field("pointer", &self.pointer)
-            .field("kind", &self.kind)
+            .field("pointer", &self.inner.pointer)
+            .field("kind", &self.inner.kind)
             .field("suggestion", &self.suggestion())
-            .field("hint", &self.hint)
+            .field("hint", &self.inner.hint)
             .field("advice", &self.advice())
             .finish()
     }
@@ -307,12 +316,12 @@ impl fmt::Debug for Violation {
 
 impl Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
+        if self.inner.pointer.is_empty() {
             f.write_str("(root)")?;
         } else {
-            f.write_str(&self.pointer)?;
+            f.write_str(&self.inner.pointer)?;
         }
-        write!(f, ": {}", self.kind)?;
+        write!(f, ": {}", self.inner.kind)?;
         if let Some(suggestion) = self.suggestion() {
             write!(f, "; did you mean {}?", quote(suggestion))?;
         }
@@ -326,7 +335,7 @@ impl Display for Violation {
             (Some(advice), None) => write!(f, "; {advice}")?,
             (None, _) => {}
         }
-        if let Some(hint) = &self.hint {
+        if let Some(hint) = &self.inner.hint {
             write!(f, " (hint: {hint})")?;
         }
         Ok(())

@@ -14,7 +14,18 @@ pub(crate) fn describe_value(value: &Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
+        Value::Number(n) => {
+            let mut out = String::from("the number ");
+            match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => push_decimal(&mut out, u),
+                (None, Some(i)) => {
+                    out.push('-');
+                    push_decimal(&mut out, i.unsigned_abs());
+                }
+                _ => out.push_str(&n.to_string()),
+            }
+            out
+        }
         Value::String(_) => format!("the string {}", short_json(value)),
         Value::Array(items) if items.is_empty() => "an empty array".into(),
         Value::Array(_) => "an array".into(),
@@ -113,4 +124,22 @@ pub(crate) fn list_values(values: &[Value]) -> Vec<String> {
         out.push(format!("… ({} more)", values.len() - 20));
     }
     out
+}
+
+/// Writes `n` in decimal, without the formatting machinery (every array a pointer passes
+/// through, every number a violation quotes).
+pub(crate) fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }

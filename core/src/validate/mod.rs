@@ -96,23 +96,6 @@ impl Schema {
     }
 }
 
-/// Writes `n` in decimal, without the formatting machinery (a pointer has one index per
-/// array it passes through).
-fn push_decimal(out: &mut String, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut rest = n;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
-}
-
 enum Segment<'a> {
     Key(&'a str),
     Index(usize),
@@ -179,13 +162,23 @@ impl<'a> Validator<'a> {
     }
 
     fn pointer(&self) -> String {
-        let mut out = String::with_capacity(16 * self.path.len());
+        let length: usize = self
+            .path
+            .iter()
+            .map(|segment| match segment {
+                Segment::Key(key) => key.len() + 1,
+                Segment::Index(_) => 4,
+            })
+            .sum();
+        let mut out = String::with_capacity(length);
         for segment in &self.path {
             out.push('/');
             match segment {
-                Segment::Key(key) if !key.contains(['~', '/']) => out.push_str(key),
+                Segment::Key(key) if !key.bytes().any(|b| b == b'~' || b == b'/') => {
+                    out.push_str(key)
+                }
                 Segment::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
-                Segment::Index(i) => push_decimal(&mut out, *i),
+                Segment::Index(i) => describe::push_decimal(&mut out, *i as u64),
             }
         }
         out

@@ -54,9 +54,26 @@ fn a_clone_reads_the_same_texts() {
 
 #[test]
 fn decimals_are_written_as_format_writes_them() {
-    for n in [0, 1, 9, 10, 99, 100, 12345, usize::MAX] {
+    for n in [0, 1, 9, 10, 99, 100, 12345, u64::MAX] {
         let mut out = String::from("/");
-        super::push_decimal(&mut out, n);
+        super::describe::push_decimal(&mut out, n);
         assert_eq!(out, format!("/{n}"));
+    }
+}
+
+#[test]
+fn numbers_are_described_as_json_writes_them() {
+    for n in [
+        json!(0),
+        json!(7),
+        json!(-7),
+        json!(i64::MIN),
+        json!(u64::MAX),
+        json!(1.5),
+        json!(-0.25),
+        json!(1e300),
+    ] {
+        let expected = format!("the number {n}");
+        assert_eq!(super::describe::describe_value(&n), expected);
     }
 }

@@ -33,8 +33,8 @@ pub enum Coercion {
     /// Syntax repair only: the value must fit as written.
     None,
     /// Changes where exactly one reading fits the schema (the default), each reported:
-    /// `"42"` → `42` for a number, `"true"` → `true`, one value → a one-item list where a
-    /// list is expected, JSON inside a string where an object or array is expected, an
+    /// `"42"` → `42` for a number, `"true"` → `true`, `144` → `"144"` for text, one value
+    /// → a one-item list where a list is expected, JSON inside a string where an object or array is expected, an
     /// enum value matched ignoring case and `-`/`_`/space or followed by a note; a value
     /// put under an object's one required field, an object taken out of a key the schema
     /// lacks, keys renamed that differ from a field only in case or separators, and tool
@@ -398,6 +398,15 @@ fn convert(types: Types, value: &mut Value, path: &str, fixes: &mut Vec<Fix>) {
             *value = inner;
             return;
         }
+    }
+    // The digits the model wrote, as text: JSON has one way to write a number it read.
+    if types.contains(Types::STRING)
+        && let Value::Number(n) = &*value
+    {
+        let text = n.to_string();
+        fix(fixes, FixKind::NumberToString, path);
+        *value = Value::String(text);
+        return;
     }
     if types == Types::ARRAY && !value.is_null() {
         fix(fixes, FixKind::WrappedInList, path);

@@ -104,6 +104,80 @@ fn coercion_never_rounds_or_guesses() {
     assert_eq!(listed(err.fixes()), [pointer(StringToNumber, "/n")]);
 }
 
+/// A number where text is expected is read as the digits the model wrote; a number where
+/// a number may go, a boolean, or a value that then breaks another rule is not changed.
+#[test]
+fn numbers_are_read_as_text_where_text_is_expected() {
+    #[derive(ToolSchema, Debug, PartialEq)]
+    struct Address {
+        zip: String,
+        note: Option<String>,
+        floor: Option<i32>,
+    }
+    for (raw, zip) in [
+        (r#"{"zip": 2134}"#, "2134"),
+        (r#"{"zip": -7}"#, "-7"),
+        (r#"{"zip": 1.5}"#, "1.5"),
+        (r#"{"zip": 18446744073709551615}"#, "18446744073709551615"),
+    ] {
+        let parsed = Parser::new().parse::<Address>(raw).expect("read as text");
+        assert_eq!(parsed.value.zip, zip, "{raw}");
+        assert_eq!(listed(&parsed.fixes), [pointer(NumberToString, "/zip")]);
+    }
+    // Valid as written: nothing changes.
+    let parsed = Parser::new()
+        .parse::<Address>(r#"{"zip": "02134", "note": null, "floor": 3}"#)
+        .expect("valid");
+    assert_eq!(parsed.value.floor, Some(3));
+    assert_eq!(parsed.fixes, []);
+    // A boolean is not text for a string, and without coercion nothing is read.
+    let err = Parser::new()
+        .parse::<Address>(r#"{"zip": true}"#)
+        .expect_err("a boolean");
+    assert_eq!(
+        err.to_string(),
+        "/zip: expected a string, found the boolean true"
+    );
+    let err = Parser::new()
+        .coercion(Coercion::None)
+        .parse::<Address>(r#"{"zip": 2134}"#)
+        .expect_err("as written");
+    assert_eq!(
+        err.to_string(),
+        "/zip: expected a string, found the number 2134"
+    );
+    // In a union: a text answer, and a tool's text argument.
+    let tools = toolschema::Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        "name": "find", "description": "Finds a room.",
+        "parameters": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}
+    }}]))
+    .expect("tools")
+    .with_answer();
+    let answer = tools.parse(r#"{"answer": 144}"#).expect("an answer");
+    assert_eq!(answer, toolschema::Choice::Answer(json!("144")));
+    let Ok(toolschema::Choice::Calls(calls)) =
+        tools.parse(r#"{"name": "find", "arguments": {"room": 101}}"#)
+    else {
+        panic!("a call");
+    };
+    assert_eq!(calls[0].arguments(), &json!({"room": "101"}));
+    // Read as text, the value still meets the string's own rules.
+    #[derive(ToolSchema, Debug)]
+    #[allow(dead_code)]
+    struct Code {
+        #[schema(pattern = "^[A-Z]{3}$")]
+        code: String,
+    }
+    let err = Parser::new()
+        .parse::<Code>(r#"{"code": 123}"#)
+        .expect_err("not letters");
+    assert!(
+        err.to_string()
+            .starts_with(r#"/code: "123" does not match the pattern ^[A-Z]{3}$"#),
+        "{err}"
+    );
+}
+
 #[test]
 fn near_miss_keys_stay_violations_with_a_suggestion() {
     #[derive(ToolSchema, Debug)]

@@ -141,11 +141,11 @@ fn a_check_lists_the_devices_the_home_knows() {
     );
     // Checks run only once the schema passes.
     let err = tools
-        .parse(r#"{"name": "HassTurnOn", "arguments": {"name": 3}}"#)
+        .parse(r#"{"name": "HassTurnOn", "arguments": {"name": true}}"#)
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "/arguments/name: expected a string, found the number 3"
+        "/arguments/name: expected a string, found the boolean true"
     );
     // The tool a check is for must exist.
     let err = with_devices()

@@ -268,7 +268,7 @@ mod tests {
             })
             .expect("a check");
         let model = Scripted::new([
-            r#"{"name": "HassTurnOn", "arguments": {"name": 1}}"#,
+            r#"{"name": "HassTurnOn", "arguments": {"name": true}}"#,
             r#"{"name": "HassTurnOn", "arguments": {"name": "boom"}}"#,
             r#"{"name": "HassTurnOn", "arguments": {"name": "never asked"}}"#,
         ]);
@@ -287,7 +287,7 @@ mod tests {
         assert_eq!(
             raw,
             [
-                r#"{"name": "HassTurnOn", "arguments": {"name": 1}}"#,
+                r#"{"name": "HassTurnOn", "arguments": {"name": true}}"#,
                 r#"{"name": "HassTurnOn", "arguments": {"name": "boom"}}"#,
             ]
         );

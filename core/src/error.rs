@@ -154,6 +154,13 @@ impl Display for Error {
 
 /// One problem in a JSON value, at one place.
 ///
+/// The validator leaves a violation's did-you-mean and advice to be worked out the first
+/// time [`suggestion`](Violation::suggestion), [`advice`](Violation::advice) or `Display`
+/// reads them (an edit distance over the allowed values, the part of a string a pattern
+/// accepts), and keeps them after: a caller that only counts violations, or stops at the
+/// first, does not pay for them. A violation owns all it needs for that, so it outlives
+/// the schema and the value it was found in.
+///
 /// A violation is one pointer wide: an error lists many, and moving them costs less.
 #[derive(Clone)]
 pub struct Violation {
@@ -222,7 +229,8 @@ impl Violation {
         self.inner.hint = Some(hint.to_owned());
     }
 
-    /// What to write instead, where the violation alone does not say.
+    /// What to write instead, where the violation alone does not say (worked out on the
+    /// first read).
     pub fn advice(&self) -> Option<&str> {
         self.inner.advice.get(|| self.word())
     }
@@ -256,7 +264,8 @@ impl Violation {
         &self.inner.kind
     }
 
-    /// The closest allowed key, value or tool name, when the offending one is a near miss.
+    /// The closest allowed key, value or tool name, when the offending one is a near miss
+    /// (worked out on the first read).
     pub fn suggestion(&self) -> Option<&str> {
         self.inner.suggestion.get(|| self.word())
     }

@@ -77,3 +77,17 @@ fn numbers_are_described_as_json_writes_them() {
         assert_eq!(super::describe::describe_value(&n), expected);
     }
 }
+
+/// An error crosses threads and `await`s: what its violations keep to work out their
+/// texts later is shared safely, and read the same from another thread.
+#[test]
+fn violations_cross_threads_with_their_deferred_texts() {
+    fn send_sync<T: Send + Sync + Clone + 'static>() {}
+    send_sync::<Violation>();
+    send_sync::<crate::Error>();
+    let found = violations(json!({"enum": ["celsius", "kelvin"]}), json!("Kelvn"));
+    let moved = found.clone();
+    let read = std::thread::spawn(move || moved[0].suggestion().map(str::to_owned));
+    assert_eq!(read.join().expect("no panic").as_deref(), Some("kelvin"));
+    assert_eq!(found[0].suggestion(), Some("kelvin"));
+}

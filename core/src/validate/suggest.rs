@@ -20,12 +20,52 @@ pub(crate) fn closest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let chars: Vec<char> = word.chars().collect();
-    let mut folded = String::new();
-    fold_into(word, &mut folded);
-    // Buffers for each candidate in turn, allocated once.
-    let (mut candidate_chars, mut folded_candidate) = (Vec::new(), String::new());
-    let mut rows = Rows::default();
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => {
+            let best = search(word, candidates, &mut scratch);
+            // A huge word from a model does not keep its buffers after the search.
+            if scratch.chars.capacity() > KEPT_CHARS {
+                *scratch = Scratch::default();
+            }
+            best
+        }
+        Err(_) => search(word, candidates, &mut Scratch::default()),
+    })
+}
+
+/// Buffers longer than this many characters are let go after a search.
+const KEPT_CHARS: usize = 1024;
+
+/// The buffers a search fills for the word and for each candidate in turn, kept per
+/// thread: a did-you-mean is worked out for every message written.
+#[derive(Default)]
+struct Scratch {
+    chars: Vec<char>,
+    folded: String,
+    candidate_chars: Vec<char>,
+    folded_candidate: String,
+    rows: Rows,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+fn search<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    scratch: &mut Scratch,
+) -> Option<&'a str> {
+    let Scratch {
+        chars,
+        folded,
+        candidate_chars,
+        folded_candidate,
+        rows,
+    } = scratch;
+    chars.clear();
+    chars.extend(word.chars());
+    fold_into(word, folded);
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
         if candidate == word {
@@ -34,15 +74,19 @@ pub(crate) fn closest<'a>(
         candidate_chars.clear();
         candidate_chars.extend(candidate.chars());
         let limit = (chars.len().max(candidate_chars.len()) / 3).max(1);
-        fold_into(candidate, &mut folded_candidate);
+        fold_into(candidate, folded_candidate);
+        // Only a candidate closer than the best so far can replace it: the table need
+        // not look past that.
+        let closer = best.map_or(limit, |(d, _)| limit.min(d.saturating_sub(1)));
         let distance = if folded_candidate == folded {
             Some(0)
+        } else if best.is_some_and(|(d, _)| d == 0) {
+            None
         } else {
-            distance_in(&chars, &candidate_chars, limit, &mut 0, &mut rows)
+            distance_in(chars, candidate_chars, closer, &mut 0, rows)
         };
         // An abbreviation ranks after every typo within the limit.
-        let distance =
-            distance.or_else(|| abbreviates(&folded, &folded_candidate).then_some(limit));
+        let distance = distance.or_else(|| abbreviates(folded, folded_candidate).then_some(limit));
         if let Some(distance) = distance
             && best.is_none_or(|(d, _)| distance < d)
         {
@@ -67,6 +111,11 @@ fn abbreviates(short: &str, long: &str) -> bool {
 /// `s` in lower case without `-`, `_` and spaces, into `out`.
 fn fold_into(s: &str, out: &mut String) {
     out.clear();
+    if s.is_ascii() {
+        let kept = s.bytes().filter(|b| !matches!(b, b'-' | b'_' | b' '));
+        out.extend(kept.map(|b| char::from(b.to_ascii_lowercase())));
+        return;
+    }
     out.extend(
         s.chars()
             .filter(|c| !matches!(c, '-' | '_' | ' '))
@@ -283,6 +332,92 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The search as first written: every candidate's whole table, no bound from the
+    /// best so far.
+    fn closest_plainly<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let fold = |s: &str| -> String {
+            let mut out = String::new();
+            fold_into(s, &mut out);
+            out
+        };
+        let chars: Vec<char> = word.chars().collect();
+        let mut best: Option<(usize, &str)> = None;
+        for &candidate in candidates {
+            if candidate == word {
+                continue;
+            }
+            let other: Vec<char> = candidate.chars().collect();
+            let limit = (chars.len().max(other.len()) / 3).max(1);
+            let distance = if fold(candidate) == fold(word) {
+                Some(0)
+            } else {
+                Some(full_distance(&chars, &other)).filter(|&d| d <= limit)
+            };
+            let distance =
+                distance.or_else(|| abbreviates(&fold(word), &fold(candidate)).then_some(limit));
+            if let Some(distance) = distance
+                && best.is_none_or(|(d, _)| distance < d)
+            {
+                best = Some((distance, candidate));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// Bounding each table by the best so far changes no suggestion.
+    #[test]
+    fn the_bounded_search_suggests_what_the_plain_one_does() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let alphabet: Vec<char> = "abcA-".chars().collect();
+        let word = |rng: &mut fastrand::Rng| -> String {
+            let len = rng.usize(0..9);
+            (0..len)
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect()
+        };
+        for _ in 0..3_000 {
+            let w = word(&mut rng);
+            let pool: Vec<String> = (0..rng.usize(1..7)).map(|_| word(&mut rng)).collect();
+            let candidates: Vec<&str> = pool.iter().map(String::as_str).collect();
+            assert_eq!(
+                closest(&w, candidates.iter().copied()),
+                closest_plainly(&w, &candidates),
+                "{w:?} among {candidates:?}"
+            );
+        }
+    }
+
+    /// The ASCII path folds as the general one does.
+    #[test]
+    fn folding_ascii_agrees_with_folding_any_text() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let alphabet: Vec<char> = "aZ-_ 09xÄß".chars().collect();
+        for _ in 0..2_000 {
+            let len = rng.usize(0..12);
+            let word: String = (0..len)
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect();
+            let general: String = word
+                .chars()
+                .filter(|c| !matches!(c, '-' | '_' | ' '))
+                .flat_map(char::to_lowercase)
+                .collect();
+            let mut folded = String::new();
+            fold_into(&word, &mut folded);
+            assert_eq!(folded, general, "{word:?}");
+        }
+        assert_eq!(closest("GRÖSSE", ["größe", "grösse"]), Some("grösse"));
+    }
+
+    /// The buffers kept between searches stay small after a huge word.
+    #[test]
+    fn a_huge_word_does_not_keep_its_buffers() {
+        let huge = "k".repeat(KEPT_CHARS * 8);
+        assert_eq!(closest(&huge, ["name"]), None);
+        SCRATCH.with(|s| assert!(s.borrow().chars.capacity() <= KEPT_CHARS));
+        assert_eq!(closest("nmae", ["name"]), Some("name"));
     }
 
     const MEGABYTE: usize = 1 << 20;

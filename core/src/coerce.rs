@@ -33,12 +33,12 @@ pub enum Coercion {
     /// Syntax repair only: the value must fit as written.
     None,
     /// Changes where exactly one reading fits the schema (the default), each reported:
-    /// `"42"` → `42` for a number, `"true"` → `true`, `144` → `"144"` for text, one value
-    /// → a one-item list where a list is expected, JSON inside a string where an object or array is expected, an
-    /// enum value matched ignoring case and `-`/`_`/space or followed by a note; a value
-    /// put under an object's one required field, an object taken out of a key the schema
-    /// lacks, keys renamed that differ from a field only in case or separators, and tool
-    /// calls written in other envelopes.
+    /// `"42"` → `42` for a number, `"true"` → `true`, an integer → its digits for text,
+    /// one value → a one-item list where a list is expected, JSON inside a string where
+    /// an object or array is expected, an enum value matched ignoring case and
+    /// `-`/`_`/space or followed by a note; a value put under an object's one required
+    /// field, an object taken out of a key the schema lacks, keys renamed that differ from
+    /// a field only in case or separators, and tool calls written in other envelopes.
     #[default]
     Safe,
     /// `Safe`, and two readings that take the model's word less literally: keys that are
@@ -96,7 +96,8 @@ struct Coercer<'s> {
     /// Values are copied and changed as the walk goes, so an attempt is known by its
     /// alternative, pointer and depth, and reused only on the very same input.
     /// Whether a value is being put under a field is part of it: that changes the walk.
-    tried: HashMap<(*const Node, String, usize, bool), Vec<Attempt>>,
+    /// So is whether a number may be read as text.
+    tried: HashMap<(*const Node, String, usize, bool, bool), Vec<Attempt>>,
     /// Attempts made rather than remembered: the work done, for the tests.
     attempts: usize,
     /// The node about to be walked is an alternative of a union: `Some(true)` for a union
@@ -113,6 +114,10 @@ struct Coercer<'s> {
     /// A value is being put under a field: what it is walked against is not given another
     /// field to be put under (which, in a schema that refers to itself, would never end).
     wrapping: bool,
+    /// The number being walked is tried against a union that may take numbers: it is not
+    /// read as text to fit another alternative (`0` against an integer of at least 1 or a
+    /// string is a number too small, not the text "0").
+    number_alternative: bool,
 }
 
 /// An alternative tried on a value: what coercion made of it, and whether that fits.
@@ -135,6 +140,7 @@ impl<'s> Coercer<'s> {
             drop_unknown: false,
             unwrapping: None,
             wrapping: false,
+            number_alternative: false,
         }
     }
 
@@ -150,7 +156,10 @@ impl<'s> Coercer<'s> {
         if let Some(types) = node.types
             && !types.admits(value)
         {
-            convert(types, value, &self.path, fixes);
+            // A number is read as text only as the value the model wrote for this field:
+            // not as one put under a field, and not where the union takes numbers.
+            let number_as_text = !self.wrapping && !self.number_alternative;
+            convert(types, value, number_as_text, &self.path, fixes);
             let prose = self.prose_root && self.path.is_empty();
             if alternative != Some(true) && !prose && !types.admits(value) {
                 self.put_under_field(node, value, fixes, depth);
@@ -251,6 +260,26 @@ impl<'s> Coercer<'s> {
             return;
         }
         let tools = Union::of(self.schema, alternatives).is_some();
+        let saved = self.number_alternative;
+        self.number_alternative |= value.is_number()
+            && alternatives.iter().any(|alt| {
+                let types = self.schema.resolve(alt).types;
+                types.is_none_or(|t| t.intersects(Types::INTEGER.union(Types::NUMBER)))
+            });
+        self.try_alternatives(alternatives, value, fixes, depth, tools);
+        self.number_alternative = saved;
+    }
+
+    /// Takes the alternative that conversions alone make fit, else the one reading that
+    /// makes one fit.
+    fn try_alternatives(
+        &mut self,
+        alternatives: &'s [Node],
+        value: &mut Value,
+        fixes: &mut Vec<Fix>,
+        depth: usize,
+        tools: bool,
+    ) {
         let mut read: Option<(Value, Vec<Fix>)> = None;
         let mut readings = 0;
         for alt in alternatives {
@@ -284,6 +313,7 @@ impl<'s> Coercer<'s> {
             self.path.clone(),
             depth,
             self.wrapping,
+            self.number_alternative,
         );
         let seen = self
             .tried
@@ -365,7 +395,13 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// Lossless type changes toward one of `types`.
-fn convert(types: Types, value: &mut Value, path: &str, fixes: &mut Vec<Fix>) {
+fn convert(
+    types: Types,
+    value: &mut Value,
+    number_as_text: bool,
+    path: &str,
+    fixes: &mut Vec<Fix>,
+) {
     if let Value::String(s) = &*value {
         let text = s.trim();
         if types.intersects(Types::INTEGER.union(Types::NUMBER))
@@ -399,9 +435,12 @@ fn convert(types: Types, value: &mut Value, path: &str, fixes: &mut Vec<Fix>) {
             return;
         }
     }
-    // The digits the model wrote, as text: JSON has one way to write a number it read.
-    if types.contains(Types::STRING)
+    // An integer's digits are the ones the model wrote (JSON writes an integer one way);
+    // a fraction's are not kept (`1.10` is read as 1.1), so it is left as it is.
+    if number_as_text
+        && types.contains(Types::STRING)
         && let Value::Number(n) = &*value
+        && (n.is_i64() || n.is_u64())
     {
         let text = n.to_string();
         fix(fixes, FixKind::NumberToString, path);

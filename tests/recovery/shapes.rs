@@ -179,6 +179,7 @@ fn a_value_is_not_put_under_a_field_it_does_not_fit_or_that_is_not_the_only_one(
     // The one field does not take the value.
     refused::<Count>("[1]");
     refused::<Count>(r#""many""#);
+    refused::<Tags>("7");
     refused::<Tags>("true");
     // Put under a field once, not twice.
     refused::<Trip>(r#""Oslo""#);

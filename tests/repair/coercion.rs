@@ -104,8 +104,9 @@ fn coercion_never_rounds_or_guesses() {
     assert_eq!(listed(err.fixes()), [pointer(StringToNumber, "/n")]);
 }
 
-/// A number where text is expected is read as the digits the model wrote; a number where
-/// a number may go, a boolean, or a value that then breaks another rule is not changed.
+/// An integer where text is expected is read as the digits the model wrote; a fraction
+/// (whose digits the parse does not keep), a number where a number may go, a boolean, or
+/// a value that then breaks another rule is not changed.
 #[test]
 fn numbers_are_read_as_text_where_text_is_expected() {
     #[derive(ToolSchema, Debug, PartialEq)]
@@ -117,7 +118,6 @@ fn numbers_are_read_as_text_where_text_is_expected() {
     for (raw, zip) in [
         (r#"{"zip": 2134}"#, "2134"),
         (r#"{"zip": -7}"#, "-7"),
-        (r#"{"zip": 1.5}"#, "1.5"),
         (r#"{"zip": 18446744073709551615}"#, "18446744073709551615"),
     ] {
         let parsed = Parser::new().parse::<Address>(raw).expect("read as text");
@@ -130,6 +130,26 @@ fn numbers_are_read_as_text_where_text_is_expected() {
         .expect("valid");
     assert_eq!(parsed.value.floor, Some(3));
     assert_eq!(parsed.fixes, []);
+    // `1.10` and `1e3` are read as 1.1 and 1000.0: their digits are gone, so a fraction
+    // stays a violation.
+    for (raw, found) in [(r#"{"zip": 1.10}"#, "1.1"), (r#"{"zip": 1e3}"#, "1000.0")] {
+        let err = Parser::new().parse::<Address>(raw).expect_err("a fraction");
+        let expected = format!("/zip: expected a string, found the number {found}");
+        assert_eq!(err.to_string(), expected, "{raw}");
+    }
+    // A union that takes numbers: the number is judged as a number, not read as text to
+    // fit the string alternative.
+    let schema = toolschema::Schema::from_json(json!({
+        "anyOf": [{"type": "integer", "minimum": 1}, {"type": "string"}]
+    }))
+    .expect("a schema");
+    let err = Parser::new()
+        .parse_value(&schema, "0")
+        .expect_err("too small");
+    assert!(
+        err.to_string().contains("0 is below the minimum of 1"),
+        "{err}"
+    );
     // A boolean is not text for a string, and without coercion nothing is read.
     let err = Parser::new()
         .parse::<Address>(r#"{"zip": true}"#)

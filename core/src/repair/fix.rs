@@ -102,7 +102,7 @@ pub enum FixKind {
     StringToNumber,
     /// A string holding a boolean was read as the boolean (`"true"` → `true`).
     StringToBoolean,
-    /// A number where text was expected was read as its digits (`144` → `"144"`).
+    /// An integer where text was expected was read as its digits (`144` → `"144"`).
     NumberToString,
     /// A single value where a list was expected became a one-item list.
     WrappedInList,
@@ -214,7 +214,7 @@ impl Display for FixKind {
             FixKind::StringToBoolean => {
                 f.write_str("read a string holding a boolean as the boolean")
             }
-            FixKind::NumberToString => f.write_str("read a number as the text of its digits"),
+            FixKind::NumberToString => f.write_str("read an integer as the text of its digits"),
             FixKind::WrappedInList => f.write_str("wrapped a single value in a list"),
             FixKind::EnumCase { from, to } => {
                 write!(f, "matched {from:?} to the allowed value {to:?}")

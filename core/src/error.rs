@@ -154,12 +154,13 @@ impl Display for Error {
 
 /// One problem in a JSON value, at one place.
 ///
-/// The validator leaves a violation's did-you-mean and advice to be worked out the first
-/// time [`suggestion`](Violation::suggestion), [`advice`](Violation::advice) or `Display`
-/// reads them (an edit distance over the allowed values, the part of a string a pattern
-/// accepts), and keeps them after: a caller that only counts violations, or stops at the
-/// first, does not pay for them. A violation owns all it needs for that, so it outlives
-/// the schema and the value it was found in.
+/// The validator leaves the costliest texts to be worked out the first time
+/// [`suggestion`](Violation::suggestion), [`advice`](Violation::advice) or `Display` reads
+/// them, and keeps them after: the did-you-mean of a value an `enum` or `const` does not
+/// allow (an edit distance over every allowed value) and the advice for a pattern (the
+/// part of the string the pattern accepts). A caller that only counts violations, or
+/// stops at the first, does not pay for those. A violation owns all it needs for that, so
+/// it outlives the schema and the value it was found in.
 ///
 /// A violation is one pointer wide: an error lists many, and moving them costs less.
 #[derive(Clone)]
@@ -243,7 +244,7 @@ impl Violation {
         else {
             return None;
         };
-        // A quote cut short ends after its closing quote (`"abc…"…`), and is not JSON.
+        // A quote cut short ends after its closing quote (`"abc"…`), and is not JSON.
         serde_json::from_str(found).ok()
     }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 /// How to work a text out from the rejected word. A recipe owns what else it reads (the
 /// allowed values, the pattern), so a violation outlives the schema it was found with;
 /// schemas build their recipes once and share them with every violation.
-pub(crate) trait Recipe: Send + Sync {
+pub(crate) trait Recipe: Send + Sync + std::panic::RefUnwindSafe {
     /// The text for `word`, the rejected string as the violation quotes it (`None` when
     /// the violation quotes no string, or only part of one).
     fn text(&self, word: Option<&str>) -> Option<String>;

@@ -393,6 +393,8 @@ impl Node {
             _ => super::keys::KeyIndex::default(),
         };
         self.enum_words = Words::of(self.enumeration.as_deref().unwrap_or_default());
+        // Made again from this `enum` on its first violation.
+        self.enum_listed = ListedOnce::default();
         self.string_shape = StringShape(self.pattern.is_some().then(|| StringShape::build(self)));
         self.used = super::Used::of(self);
     }

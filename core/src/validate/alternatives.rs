@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::describe::{self, describe_types, describe_value, list_values};
 use super::{Segment, Validator, json_eq, suggest};
 use crate::error::{Violation, ViolationKind};
-use crate::schema::{Discriminator, Node, Types, Words};
+use crate::schema::{Discriminator, Node, Types};
 
 impl<'a> Validator<'a> {
     /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, checked cheaply
@@ -175,9 +175,7 @@ impl<'a> Validator<'a> {
             (Discriminator::Property { name, values, .. }, Value::Object(map)) => {
                 let Some(tag) = map.get(name) else { return };
                 let allowed: Vec<Value> = values.iter().map(|(v, _)| v.clone()).collect();
-                self.at(Segment::Key(name), |v| {
-                    v.not_allowed(tag, &allowed, list_values(&allowed), &Words::default())
-                });
+                self.at(Segment::Key(name), |v| v.not_among(tag, &allowed));
             }
             (Discriminator::Key { keys, .. }, Value::Object(map)) => {
                 let Some((key, _)) = map.iter().next() else {
@@ -204,7 +202,7 @@ impl<'a> Validator<'a> {
                     .iter()
                     .map(|(k, _)| Value::from(k.as_str()))
                     .collect();
-                self.not_allowed(value, &allowed, list_values(&allowed), &Words::default());
+                self.not_among(value, &allowed);
             }
             _ => {}
         }

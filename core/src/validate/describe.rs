@@ -68,10 +68,17 @@ pub(crate) fn describe_types(types: Types) -> String {
     out
 }
 
+/// Rejected words longer than this are not kept for a deferred text: a pattern's advice
+/// reads no longer string, and a did-you-mean this long would be no typo of a value
+/// anyone lists. The violation keeps its quote, cut at [`MAX_QUOTE`] characters.
+pub(crate) const MAX_KEPT: usize = 200;
+
 /// `recipe`, for a violation that quotes `word` with [`short_str`]: as it is when the
-/// quote holds the whole word, else made to keep the word itself.
+/// quote holds the whole word (or when the word is too long to be kept, and the recipe
+/// then reads none), else made to keep the word itself.
 pub(crate) fn whole(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
-    if word.len() <= MAX_QUOTE || word.chars().count() <= MAX_QUOTE {
+    let chars = word.chars().take(MAX_KEPT + 1).count();
+    if chars <= MAX_QUOTE || chars > MAX_KEPT {
         recipe
     } else {
         worded(word, recipe)

@@ -196,10 +196,6 @@ impl<'a> Validator<'a> {
         if self.quick_fail() {
             return;
         }
-        if self.out.capacity() == 0 {
-            self.out.reserve(8);
-        }
-        // Built in place: a violation is large, and moving it costs more than its fields.
         self.out.push(Violation::new(self.pointer(), kind));
         let violation = self.out.last_mut().expect("just pushed");
         extras(violation);
@@ -382,24 +378,19 @@ impl<'a> Validator<'a> {
         if let Some(constant) = &node.constant
             && !json_eq(constant, value)
         {
-            let allowed = std::slice::from_ref(constant);
-            self.not_allowed(value, allowed, list_values(allowed), &Words::default());
+            self.not_among(value, std::slice::from_ref(constant));
         }
         if let Some(values) = &node.enumeration {
             // An enum of strings is indexed; other values are never among them.
-            let listed = if node.enum_index.is_empty() {
+            let among = if node.enum_index.is_empty() {
                 values.iter().any(|v| json_eq(v, value))
             } else {
                 value
                     .as_str()
                     .is_some_and(|s| node.enum_index.get(s).is_some())
             };
-            if !listed && !self.quick_fail() {
-                let listed = node
-                    .enum_listed
-                    .get_or_init(|| list_values(values))
-                    .to_vec();
-                self.not_allowed(value, values, listed, &node.enum_words);
+            if !among && !self.quick_fail() {
+                self.not_in_enum(node, values, value);
             }
         }
     }
@@ -424,27 +415,42 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// `value` is none of the node's `enum`, `values`.
     #[cold]
     #[inline(never)]
-    /// `value` is none of `allowed`, which a violation lists as `listed`.
+    fn not_in_enum(&mut self, node: &'a Node, values: &[Value], value: &Value) {
+        // The listing and the strings to suggest from are made once per `enum`.
+        let listing = node.enum_listed.get_or_init(|| list_values(values));
+        self.not_allowed(value, listing.to_vec(), node.enum_words.shared());
+    }
+
+    /// `value` is none of `allowed` (a `const`, the tags of a discriminator).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn not_among(&mut self, value: &Value, allowed: &[Value]) {
+        if !self.quick_fail() {
+            self.not_allowed(value, list_values(allowed), Words::of(allowed).shared());
+        }
+    }
+
+    /// `value` is none of the values `listing` lists; `words` are the strings among
+    /// them, to suggest one from.
+    #[cold]
+    #[inline(never)]
     fn not_allowed(
         &mut self,
         value: &Value,
-        allowed: &[Value],
-        listed: Vec<String>,
-        words: &Words,
+        listing: Vec<String>,
+        words: Option<std::sync::Arc<crate::schema::EnumStrings>>,
     ) {
-        if self.quick_fail() {
-            return;
-        }
         let kind = ViolationKind::NotAllowed {
             found: describe::short_json(value),
-            allowed: listed,
+            allowed: listing,
         };
-        let suggestion = value.as_str().and_then(|s| {
-            let candidates = words.shared().or_else(|| Words::of(allowed).shared())?;
-            Some(describe::whole(s, candidates))
-        });
+        let suggestion = value
+            .as_str()
+            .zip(words)
+            .map(|(s, words)| describe::whole(s, words));
         let elsewhere = self
             .siblings
             .and_then(|siblings| siblings::allowed_in_sibling(self.schema, siblings, value));
@@ -531,7 +537,7 @@ impl<'a> Validator<'a> {
     fn format(&mut self, format: &str, s: &str) {
         if !format::conforms(format, s) {
             self.report(ViolationKind::FormatMismatch {
-                found: describe::short_json(&Value::String(s.to_owned())),
+                found: describe::short_str(s),
                 format: format.to_owned(),
                 example: format::example(format).unwrap_or_default().to_owned(),
             });

@@ -30,7 +30,7 @@ impl Recipe for Shape {
 }
 
 /// Longer strings are not searched: the advice would not be short either.
-const MAX_CHARS: usize = 200;
+const MAX_CHARS: usize = super::describe::MAX_KEPT;
 
 /// A reading of `found` that `pattern` matches, if there is one other than `found`.
 pub(crate) fn near_match(pattern: &Regex, found: &str) -> Option<String> {

@@ -20,17 +20,22 @@ pub(crate) fn closest<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => {
-            let best = search(word, candidates, &mut scratch);
-            // A huge word from a model does not keep its buffers after the search.
-            if scratch.chars.capacity() > KEPT_CHARS {
-                *scratch = Scratch::default();
-            }
-            best
+    // Fresh buffers where the kept ones are in use or gone (a thread's last moments).
+    let mut candidates = Some(candidates);
+    let kept = SCRATCH.try_with(|scratch| {
+        let mut scratch = scratch.try_borrow_mut().ok()?;
+        let best = search(word, candidates.take()?, &mut scratch);
+        // A huge word from a model does not keep its buffers after the search.
+        if scratch.chars.capacity() > KEPT_CHARS {
+            *scratch = Scratch::default();
         }
-        Err(_) => search(word, candidates, &mut Scratch::default()),
-    })
+        Some(best)
+    });
+    match (kept, candidates) {
+        (Ok(Some(best)), _) => best,
+        (_, Some(candidates)) => search(word, candidates, &mut Scratch::default()),
+        (_, None) => None,
+    }
 }
 
 /// Buffers longer than this many characters are let go after a search.

@@ -78,16 +78,37 @@ fn numbers_are_described_as_json_writes_them() {
     }
 }
 
-/// An error crosses threads and `await`s: what its violations keep to work out their
-/// texts later is shared safely, and read the same from another thread.
+/// An error crosses threads and `await`s and `catch_unwind`: what its violations keep to
+/// work out their texts later is shared safely, and two threads reading one violation's
+/// text for the first time at once read the same.
 #[test]
 fn violations_cross_threads_with_their_deferred_texts() {
-    fn send_sync<T: Send + Sync + Clone + 'static>() {}
-    send_sync::<Violation>();
-    send_sync::<crate::Error>();
+    fn shared<T: Send + Sync + Clone + std::panic::UnwindSafe + std::panic::RefUnwindSafe>() {}
+    shared::<Violation>();
+    shared::<crate::Error>();
     let found = violations(json!({"enum": ["celsius", "kelvin"]}), json!("Kelvn"));
-    let moved = found.clone();
-    let read = std::thread::spawn(move || moved[0].suggestion().map(str::to_owned));
-    assert_eq!(read.join().expect("no panic").as_deref(), Some("kelvin"));
-    assert_eq!(found[0].suggestion(), Some("kelvin"));
+    let violation = &found[0];
+    let read = std::thread::scope(|scope| {
+        let readers: Vec<_> = (0..4)
+            .map(|_| scope.spawn(|| violation.suggestion().map(str::to_owned)))
+            .collect();
+        readers
+            .into_iter()
+            .map(|reader| reader.join().expect("no panic"))
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(read, vec![Some("kelvin".to_owned()); 4]);
+    assert_eq!(violation.suggestion(), Some("kelvin"));
+}
+
+/// A rejected word too long to keep is not copied into its violation: the advice is the
+/// schema's example, as it was when advice was worked out at once.
+#[test]
+fn a_word_too_long_to_keep_gets_the_schema_example() {
+    let long = format!("{} LIS", "x".repeat(300));
+    let found = violations(
+        json!({"type": "string", "pattern": "^[A-Z]{3}$"}),
+        json!(long),
+    );
+    assert_eq!(found[0].advice(), Some(r#"write it like "ABC""#));
 }

@@ -7,8 +7,8 @@
 //!
 //! - valid document: `Schema::is_valid` and `Schema::validate` against
 //!   `jsonschema::Validator::is_valid`, and `is_valid` on the same document with every
-//!   object's keys in reverse order (toolschema looks keys up in the properties' order
-//!   first, so this is its worst order);
+//!   object's keys in reverse order and shuffled (toolschema looks a key up first after
+//!   the property the last key named, then before it; shuffled keys are its worst order);
 //! - every violation listed: `Schema::validate` against
 //!   `jsonschema::Validator::iter_errors(..).count()`, with one broken pattern and with
 //!   every product broken in three places;
@@ -38,11 +38,13 @@ use catalog::{Catalog, document};
 
 const SIZES: [(&str, usize); 2] = [("2KB", 2 * 1024), ("200KB", 200 * 1024)];
 
-/// The documents of one size: valid, valid with every object's keys in reverse order
-/// (not the order of the schema's properties), with one violation, with three per product.
+/// The documents of one size: valid, valid with every object's keys in reverse order or
+/// shuffled (not the order of the schema's properties), with one violation, with three
+/// per product.
 struct Documents {
     valid: Value,
     reversed: Value,
+    shuffled: Value,
     one_wrong: Value,
     many_wrong: Value,
 }
@@ -57,27 +59,38 @@ impl Documents {
             .replace("\"category\":\"", "\"category\":\"x");
         Documents {
             valid: parse(&text),
-            reversed: reversed(parse(&text)),
+            reversed: reordered(parse(&text), &mut |members| members.reverse()),
+            shuffled: {
+                let mut rng = fastrand::Rng::with_seed(5);
+                reordered(parse(&text), &mut |members| rng.shuffle(members))
+            },
             one_wrong: parse(&text.replacen("\"sku\":\"ABC-", "\"sku\":\"abc-", 1)),
             many_wrong: parse(&many),
         }
     }
 }
 
-/// `value` with the keys of every object in reverse order.
-fn reversed(value: Value) -> Value {
+/// An object's members, as `order` puts them in another order.
+type Members = Vec<(String, Value)>;
+
+/// `value` with the keys of every object put in another order by `order`.
+fn reordered(value: Value, order: &mut dyn FnMut(&mut Members)) -> Value {
     match value {
         Value::Object(map) => {
-            let members: Vec<(String, Value)> = map.into_iter().collect();
-            Value::Object(
-                members
-                    .into_iter()
-                    .rev()
-                    .map(|(k, v)| (k, reversed(v)))
-                    .collect(),
-            )
+            let mut members: Members = map.into_iter().collect();
+            order(&mut members);
+            let members: Members = members
+                .into_iter()
+                .map(|(k, v)| (k, reordered(v, order)))
+                .collect();
+            Value::Object(members.into_iter().collect())
         }
-        Value::Array(items) => Value::Array(items.into_iter().map(reversed).collect()),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| reordered(item, order))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -99,8 +112,10 @@ impl Validators {
     /// Both validators agree on every document, and count the same violations.
     fn agree(&self, docs: &Documents) {
         assert!(self.ours.is_valid(&docs.valid) && self.theirs.is_valid(&docs.valid));
-        assert_ne!(docs.reversed.to_string(), docs.valid.to_string());
-        assert!(self.ours.is_valid(&docs.reversed) && self.theirs.is_valid(&docs.reversed));
+        for reordered in [&docs.reversed, &docs.shuffled] {
+            assert_ne!(reordered.to_string(), docs.valid.to_string());
+            assert!(self.ours.is_valid(reordered) && self.theirs.is_valid(reordered));
+        }
         assert!(self.ours.validate(&docs.valid).is_ok());
         for doc in [&docs.one_wrong, &docs.many_wrong] {
             assert!(!self.ours.is_valid(doc) && !self.theirs.is_valid(doc));
@@ -182,6 +197,15 @@ fn pairs<'a>(v: &'a Validators, docs: &'a Documents) -> Vec<Pair<'a>> {
             }),
             theirs: Box::new(|| {
                 black_box(v.theirs.is_valid(black_box(&docs.reversed)));
+            }),
+        },
+        Pair {
+            what: "valid, keys shuffled, is_valid",
+            ours: Box::new(|| {
+                black_box(v.ours.is_valid(black_box(&docs.shuffled)));
+            }),
+            theirs: Box::new(|| {
+                black_box(v.theirs.is_valid(black_box(&docs.shuffled)));
             }),
         },
         Pair {

@@ -118,6 +118,14 @@ impl KeyIndex {
             cursor.0 += 1;
             return Some(entry.property);
         }
+        // Keys in the reverse of the properties' order: the name before the last found.
+        if let Some(before) = cursor.0.checked_sub(2)
+            && let Some(entry) = index.entries.get(before)
+            && entry.is(key.as_bytes(), index.starts[before])
+        {
+            cursor.0 = before + 1;
+            return Some(entry.property);
+        }
         let (property, position) = index.get(key)?;
         cursor.0 = position + 1;
         Some(property)
@@ -263,11 +271,17 @@ mod tests {
             "quantity",
             "a",
         ];
-        // The list forwards, backwards and in every rotation.
+        // The list forwards, backwards, in every rotation and shuffled.
         let mut orders: Vec<Vec<&str>> = vec![keys.to_vec(), keys.iter().rev().copied().collect()];
         for shift in 1..keys.len() {
             let mut order = keys.to_vec();
             order.rotate_left(shift);
+            orders.push(order);
+        }
+        let mut rng = fastrand::Rng::with_seed(9);
+        for _ in 0..200 {
+            let mut order = keys.to_vec();
+            rng.shuffle(&mut order);
             orders.push(order);
         }
         for order in orders {

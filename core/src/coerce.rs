@@ -36,7 +36,8 @@ pub enum Coercion {
     /// `"42"` → `42` for a number, `"true"` → `true`, an integer → its digits for text,
     /// one value → a one-item list where a list is expected, JSON inside a string where
     /// an object or array is expected, an enum value matched ignoring case and
-    /// `-`/`_`/space or followed by a note; a value put under an object's one required
+    /// `-`/`_`/space, followed by a note, or abbreviated (`ml` for `milliliter`, where no
+    /// other value fits); a value put under an object's one required
     /// field, an object taken out of a key the schema lacks, keys renamed that differ from
     /// a field only in case or separators, and tool calls written in other envelopes.
     #[default]
@@ -179,14 +180,24 @@ impl<'s> Coercer<'s> {
                     from: s.clone(),
                     to: (*only).to_owned(),
                 }),
-                [] => enums::named_in_prose(s, allowed).map(|only| FixKind::EnumInProse {
-                    from: s.clone(),
-                    to: only.to_owned(),
-                }),
+                [] => enums::named_in_prose(s, allowed)
+                    .map(|only| FixKind::EnumInProse {
+                        from: s.clone(),
+                        to: only.to_owned(),
+                    })
+                    .or_else(|| {
+                        enums::abbreviated(s, allowed).map(|only| FixKind::EnumAbbreviation {
+                            from: s.clone(),
+                            to: only.to_owned(),
+                        })
+                    }),
                 _ => None,
             };
             if let Some(kind) = kind {
-                if let FixKind::EnumCase { to, .. } | FixKind::EnumInProse { to, .. } = &kind {
+                if let FixKind::EnumCase { to, .. }
+                | FixKind::EnumInProse { to, .. }
+                | FixKind::EnumAbbreviation { to, .. } = &kind
+                {
                     *value = Value::String(to.clone());
                 }
                 fix(fixes, kind, &self.path);
@@ -366,6 +377,7 @@ fn is_reading(kind: &FixKind) -> bool {
     matches!(
         kind,
         FixKind::EnumInProse { .. }
+            | FixKind::EnumAbbreviation { .. }
             | FixKind::WrappedInField { .. }
             | FixKind::Unwrapped { .. }
             | FixKind::RenamedKey { .. }

@@ -462,6 +462,79 @@ fn an_enum_value_is_not_read_out_of_a_note_that_names_another_or_starts_otherwis
     refused::<Tone>(r#""warm - formal, mostly""#);
 }
 
+// An enum value written as its abbreviation.
+
+#[derive(ToolSchema, Debug, PartialEq, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Gram,
+    Kilogram,
+    Milliliter,
+    Liter,
+    Piece,
+    Teaspoon,
+    Tablespoon,
+    Minute,
+    Hour,
+}
+
+#[test]
+fn an_enum_value_written_as_its_abbreviation_is_read() {
+    for (raw, unit) in [
+        ("ml", Unit::Milliliter),
+        ("mL", Unit::Milliliter),
+        ("kg", Unit::Kilogram),
+        ("Kg.", Unit::Kilogram),
+        ("tbsp", Unit::Tablespoon),
+        ("pc", Unit::Piece),
+        ("gr.", Unit::Gram),
+        ("hr", Unit::Hour),
+        ("min", Unit::Minute),
+        ("lt", Unit::Liter),
+    ] {
+        let (read, fixes) = read::<Unit>(&text(&json!(raw)));
+        assert_eq!(read, unit, "{raw}");
+        assert_eq!(fixes.len(), 1, "{raw}: {fixes:?}");
+        assert!(
+            fixes[0].contains("as the allowed value it abbreviates"),
+            "{fixes:?}"
+        );
+    }
+}
+
+#[test]
+fn an_abbreviation_is_not_read_when_it_is_one_letter_fits_two_values_or_is_a_word() {
+    for raw in [
+        // One letter: `g` is a guess.
+        "g", "l", "h", // Two values fit: `teaspoon` and `tablespoon`.
+        "tsp", "t",
+        // Letters not in the value in order, or not its first (`pcs`: no `s` after `c`).
+        "oz", "lb", "pcs", "ms", "mg",
+        // Longer than an abbreviation, or not only letters.
+        "millil", "kilogr", "ml2", "m l", "",
+    ] {
+        if let Ok(parsed) = toolschema::Parser::new().parse::<Unit>(&text(&json!(raw))) {
+            panic!("{raw:?} was read as {:?}", parsed.value);
+        }
+    }
+    // Without coercion, nothing is read.
+    let refused = toolschema::Parser::new()
+        .coercion(Coercion::None)
+        .parse::<Unit>(r#""ml""#);
+    assert!(refused.is_err());
+}
+
+proptest! {
+    /// A value that is allowed is never changed: the reading is for values the enum
+    /// does not list.
+    #[test]
+    fn an_allowed_value_is_never_read_as_another(i in 0usize..9) {
+        let names = ["gram", "kilogram", "milliliter", "liter", "piece", "teaspoon", "tablespoon", "minute", "hour"];
+        let parsed = toolschema::Parser::new().parse::<Unit>(&text(&json!(names[i]))).expect("allowed");
+        prop_assert!(parsed.fixes.is_empty());
+    }
+}
+
 fn sentiment_name(s: Sentiment) -> &'static str {
     match s {
         Sentiment::Positive => "positive",

@@ -111,6 +111,9 @@ pub enum FixKind {
     /// An enum value followed by prose or in Markdown (`"positive - warm tone"`,
     /// `**HIGH**`) was read as the one allowed value it names.
     EnumInProse { from: String, to: String },
+    /// An enum value written as its abbreviation (`"ml"`, `"tbsp"`) was read as the one
+    /// allowed value it abbreviates.
+    EnumAbbreviation { from: String, to: String },
     /// A value where an object with one required field was expected was put under that
     /// field (`"Paris"` → `{"city": "Paris"}`, `[…]` → `{"items": […]}`).
     WrappedInField { key: String },
@@ -221,6 +224,12 @@ impl Display for FixKind {
             }
             FixKind::EnumInProse { from, to } => {
                 write!(f, "took the allowed value {to:?} out of {from:?}")
+            }
+            FixKind::EnumAbbreviation { from, to } => {
+                write!(
+                    f,
+                    "read {from:?} as the allowed value it abbreviates, {to:?}"
+                )
             }
             FixKind::WrappedInField { key } => {
                 write!(f, "put the value under its one required key {key:?}")

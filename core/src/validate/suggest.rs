@@ -102,7 +102,7 @@ fn search<'a>(
 }
 
 /// `qty` abbreviates `quantity`: the same first letter, then the rest in order.
-fn abbreviates(short: &str, long: &str) -> bool {
+pub(crate) fn abbreviates(short: &str, long: &str) -> bool {
     // The letters of `short` are some of those of `long`, so it has no more bytes.
     if short.len() > long.len() {
         return false;

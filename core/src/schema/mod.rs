@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use serde_json::Value;
 
 pub use node::{DefId, Discriminator, Node, Pattern, Property, Types};
-pub(crate) use node::{EnumStrings, Shape, StringShape, Words};
+pub(crate) use node::{EnumStrings, Shape};
 mod listed;
 pub(crate) use listed::Listed;
 

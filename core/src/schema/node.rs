@@ -202,75 +202,48 @@ pub struct Node {
     pub(crate) enum_index: super::keys::KeyIndex,
     /// The strings of the `enum`, built by [`Node::index`], shared with each violation
     /// that suggests one of them.
-    pub(crate) enum_words: Words,
+    pub(crate) enum_words: Derived<Option<Arc<EnumStrings>>>,
     /// The `enum`'s values as a violation lists them, made on the first violation.
-    pub(crate) enum_listed: ListedOnce,
+    pub(crate) enum_listed: Derived<std::sync::OnceLock<Vec<String>>>,
     /// What a string example for this node is made from, built by [`Node::index`] when
     /// the node has a pattern, shared with each violation that advises one.
-    pub(crate) string_shape: StringShape,
+    pub(crate) string_shape: Derived<Option<Arc<Shape>>>,
     /// The keyword groups this node uses, built by [`Node::index`].
     pub(crate) used: super::Used,
 }
 
-/// The strings among some allowed values, shared: a violation keeps them to work out
-/// its did-you-mean when it is read, after the schema is gone.
+/// What the validator derives from a node's keywords and keeps with it, built by
+/// [`Node::index`] or on first use. Made from the keywords, it never tells two nodes
+/// apart: a node compares equal before and after.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Words(Option<Arc<EnumStrings>>);
+pub(crate) struct Derived<T>(pub(crate) T);
 
-/// The strings an `enum` lists.
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Derived<T>) -> bool {
+        true
+    }
+}
+
+/// The strings among some allowed values, shared: a violation keeps them to work out its
+/// did-you-mean when it is read, after the schema is gone.
 #[derive(Debug)]
 pub(crate) struct EnumStrings(pub(crate) Vec<String>);
 
-impl Words {
-    pub(crate) fn of(values: &[Value]) -> Words {
+impl EnumStrings {
+    /// The strings among `values`, if there are any.
+    pub(crate) fn of(values: &[Value]) -> Option<Arc<EnumStrings>> {
         let mut strings = values.iter().filter_map(Value::as_str).peekable();
-        if strings.peek().is_none() {
-            return Words(None);
-        }
-        Words(Some(Arc::new(EnumStrings(
-            strings.map(str::to_owned).collect(),
-        ))))
-    }
-
-    pub(crate) fn shared(&self) -> Option<Arc<EnumStrings>> {
-        self.0.clone()
+        strings.peek()?;
+        Some(Arc::new(EnumStrings(strings.map(str::to_owned).collect())))
     }
 }
 
-/// Derived from the node's `enum`, so it never tells two nodes apart.
-impl PartialEq for Words {
-    fn eq(&self, _: &Words) -> bool {
-        true
-    }
-}
-
-/// Text made from a node's keywords the first time it is needed, then kept.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ListedOnce(std::sync::OnceLock<Vec<String>>);
-
-impl ListedOnce {
-    pub(crate) fn get_or_init(&self, make: impl FnOnce() -> Vec<String>) -> &[String] {
-        self.0.get_or_init(make)
-    }
-}
-
-/// Derived from the node's keywords, so it never tells two nodes apart.
-impl PartialEq for ListedOnce {
-    fn eq(&self, _: &ListedOnce) -> bool {
-        true
-    }
-}
-
-/// The keywords a string example is made from (pattern, format, lengths), as a node of
-/// their own that outlives the schema.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct StringShape(Option<Arc<Shape>>);
-
-/// A node with only the keywords of a string's shape.
+/// A node with only the keywords a string example is made from (pattern, format,
+/// lengths), which outlives the schema.
 #[derive(Debug)]
 pub(crate) struct Shape(pub(crate) Node);
 
-impl StringShape {
+impl Shape {
     fn build(node: &Node) -> Arc<Shape> {
         Arc::new(Shape(Node {
             pattern: node.pattern.clone(),
@@ -285,15 +258,8 @@ impl StringShape {
     pub(crate) fn of(node: &Node) -> Arc<Shape> {
         match &node.string_shape.0 {
             Some(shape) => Arc::clone(shape),
-            None => StringShape::build(node),
+            None => Shape::build(node),
         }
-    }
-}
-
-/// Derived from the node's keywords, so it never tells two nodes apart.
-impl PartialEq for StringShape {
-    fn eq(&self, _: &StringShape) -> bool {
-        true
     }
 }
 
@@ -392,10 +358,12 @@ impl Node {
             ),
             _ => super::keys::KeyIndex::default(),
         };
-        self.enum_words = Words::of(self.enumeration.as_deref().unwrap_or_default());
+        self.enum_words = Derived(EnumStrings::of(
+            self.enumeration.as_deref().unwrap_or_default(),
+        ));
         // Made again from this `enum` on its first violation.
-        self.enum_listed = ListedOnce::default();
-        self.string_shape = StringShape(self.pattern.is_some().then(|| StringShape::build(self)));
+        self.enum_listed = Derived::default();
+        self.string_shape = Derived(self.pattern.is_some().then(|| Shape::build(self)));
         self.used = super::Used::of(self);
     }
 

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
-use crate::schema::{Node, Schema, Types, Used, Words};
+use crate::schema::{EnumStrings, Node, Schema, Types, Used};
 
 pub(crate) use compare::cmp_number;
 use compare::is_multiple_of;
@@ -420,8 +420,8 @@ impl<'a> Validator<'a> {
     #[inline(never)]
     fn not_in_enum(&mut self, node: &'a Node, values: &[Value], value: &Value) {
         // The listing and the strings to suggest from are made once per `enum`.
-        let listing = node.enum_listed.get_or_init(|| list_values(values));
-        self.not_allowed(value, listing.to_vec(), node.enum_words.shared());
+        let listing = node.enum_listed.0.get_or_init(|| list_values(values));
+        self.not_allowed(value, listing.to_vec(), node.enum_words.0.clone());
     }
 
     /// `value` is none of `allowed` (a `const`, the tags of a discriminator).
@@ -429,7 +429,7 @@ impl<'a> Validator<'a> {
     #[inline(never)]
     pub(super) fn not_among(&mut self, value: &Value, allowed: &[Value]) {
         if !self.quick_fail() {
-            self.not_allowed(value, list_values(allowed), Words::of(allowed).shared());
+            self.not_allowed(value, list_values(allowed), EnumStrings::of(allowed));
         }
     }
 
@@ -441,7 +441,7 @@ impl<'a> Validator<'a> {
         &mut self,
         value: &Value,
         listing: Vec<String>,
-        words: Option<std::sync::Arc<crate::schema::EnumStrings>>,
+        words: Option<std::sync::Arc<EnumStrings>>,
     ) {
         let kind = ViolationKind::NotAllowed {
             found: describe::short_json(value),
@@ -529,7 +529,7 @@ impl<'a> Validator<'a> {
                 found: describe::short_str(s),
                 pattern: pattern.source.clone(),
             };
-            let advice = describe::whole(s, crate::schema::StringShape::of(node));
+            let advice = describe::whole(s, crate::schema::Shape::of(node));
             self.report_with(kind, |violation| violation.advise_later(advice));
         }
     }

@@ -524,14 +524,26 @@ fn an_abbreviation_is_not_read_when_it_is_one_letter_fits_two_values_or_is_a_wor
     assert!(refused.is_err());
 }
 
-proptest! {
-    /// A value that is allowed is never changed: the reading is for values the enum
-    /// does not list.
-    #[test]
-    fn an_allowed_value_is_never_read_as_another(i in 0usize..9) {
-        let names = ["gram", "kilogram", "milliliter", "liter", "piece", "teaspoon", "tablespoon", "minute", "hour"];
-        let parsed = toolschema::Parser::new().parse::<Unit>(&text(&json!(names[i]))).expect("allowed");
-        prop_assert!(parsed.fixes.is_empty());
+/// A value that is allowed is never changed: the reading is for values the enum does
+/// not list.
+#[test]
+fn an_allowed_value_is_never_read_as_another() {
+    let names = [
+        "gram",
+        "kilogram",
+        "milliliter",
+        "liter",
+        "piece",
+        "teaspoon",
+        "tablespoon",
+        "minute",
+        "hour",
+    ];
+    for name in names {
+        let parsed = toolschema::Parser::new()
+            .parse::<Unit>(&text(&json!(name)))
+            .expect("allowed");
+        assert_eq!(parsed.fixes, [], "{name}");
     }
 }
 

@@ -180,34 +180,19 @@ fn pairs<'a>(v: &'a Validators, docs: &'a Documents) -> Vec<Pair<'a>> {
             black_box(v.theirs.iter_errors(black_box(doc)).count());
         }),
     };
+    let valid = |what: &'static str, doc: &'a Value| Pair {
+        what,
+        ours: Box::new(move || {
+            black_box(v.ours.is_valid(black_box(doc)));
+        }),
+        theirs: Box::new(move || {
+            black_box(v.theirs.is_valid(black_box(doc)));
+        }),
+    };
     vec![
-        Pair {
-            what: "valid, is_valid vs is_valid",
-            ours: Box::new(|| {
-                black_box(v.ours.is_valid(black_box(&docs.valid)));
-            }),
-            theirs: Box::new(|| {
-                black_box(v.theirs.is_valid(black_box(&docs.valid)));
-            }),
-        },
-        Pair {
-            what: "valid, keys reversed, is_valid",
-            ours: Box::new(|| {
-                black_box(v.ours.is_valid(black_box(&docs.reversed)));
-            }),
-            theirs: Box::new(|| {
-                black_box(v.theirs.is_valid(black_box(&docs.reversed)));
-            }),
-        },
-        Pair {
-            what: "valid, keys shuffled, is_valid",
-            ours: Box::new(|| {
-                black_box(v.ours.is_valid(black_box(&docs.shuffled)));
-            }),
-            theirs: Box::new(|| {
-                black_box(v.theirs.is_valid(black_box(&docs.shuffled)));
-            }),
-        },
+        valid("valid, is_valid vs is_valid", &docs.valid),
+        valid("valid, keys reversed, is_valid", &docs.reversed),
+        valid("valid, keys shuffled, is_valid", &docs.shuffled),
         Pair {
             what: "valid, validate vs is_valid",
             ours: Box::new(|| {

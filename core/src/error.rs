@@ -83,6 +83,15 @@ impl Error {
         self
     }
 
+    /// The same error for a reply the provider cut at its token limit: a
+    /// [`ViolationKind::CutOff`] first, so that what follows reads as the effect of the
+    /// cut rather than as bad content.
+    pub(crate) fn cut_off(mut self, max_tokens: Option<u32>) -> Self {
+        let cut = Violation::new("", ViolationKind::CutOff { max_tokens });
+        self.violations.insert(0, cut);
+        self
+    }
+
     /// Takes the violations out of the error.
     pub fn into_violations(self) -> Vec<Violation> {
         self.violations
@@ -399,6 +408,9 @@ pub enum ViolationKind {
     SchemaEchoed,
     /// The value is nested deeper than the configured limit.
     TooDeep { limit: usize },
+    /// The provider cut the reply at the token limit (`max_tokens`, when the request set
+    /// one) before it was complete; the violations after this one are what the cut left.
+    CutOff { max_tokens: Option<u32> },
     /// Any other rejection, with its reason.
     Invalid { message: String },
     /// A semantic check (`#[schema(validate = path)]`) panicked on this value. The bug is
@@ -534,6 +546,13 @@ impl Display for ViolationKind {
             ),
             ViolationKind::TooDeep { limit } => {
                 write!(f, "nested more than {limit} levels deep")
+            }
+            ViolationKind::CutOff { max_tokens } => {
+                f.write_str("the reply was cut off at the token limit")?;
+                if let Some(n) = max_tokens {
+                    write!(f, " of {n} tokens")?;
+                }
+                f.write_str(" before it was complete")
             }
             ViolationKind::Invalid { message } => f.write_str(message),
             ViolationKind::CheckPanicked { check, message } => {

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use toolschema::provider::{FinishReason, Mode, Usage};
-use toolschema::{Agent, AskError, ToolSchema};
+use toolschema::{Agent, AskError, ToolSchema, ViolationKind};
 
 use crate::server::{Events, bodies, chat, completion, contents, openai};
 
@@ -222,6 +222,167 @@ async fn a_reply_cut_off_by_the_token_limit_is_named_in_the_repair() {
     assert!(
         repair.contains("- /age: missing required field"),
         "{repair}"
+    );
+}
+
+#[tokio::test]
+async fn a_cut_reply_is_reported_as_cut_before_what_the_cut_left() {
+    #[derive(ToolSchema, Debug)]
+    struct Task {
+        title: String,
+        due_date: String,
+    }
+
+    let cut = completion(
+        json!({ "role": "assistant", "content": "{\"title\": \"Pay rent\", \"due_date\": \"2025" }),
+        "length",
+        (50, 12),
+    );
+    let (server, provider) = openai(vec![cut.clone(), cut.clone(), cut]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt).max_tokens(12);
+    let err = agent
+        .ask::<Task>("Pay rent by 1 May 2025.")
+        .await
+        .unwrap_err();
+    let AskError::Exhausted { attempts, .. } = &err else {
+        panic!("attempts should run out: {err}")
+    };
+    let violations = attempts[0].error().expect("rejected").violations();
+    assert_eq!(
+        violations[0].kind(),
+        &ViolationKind::CutOff {
+            max_tokens: Some(12)
+        }
+    );
+    assert_eq!(
+        violations[0].to_string(),
+        "(root): the reply was cut off at the token limit of 12 tokens before it was complete"
+    );
+    let repair = contents(&bodies(&server).await[1])
+        .pop()
+        .expect("a repair message");
+    assert!(
+        repair.contains("the reply was cut off at the token limit of 12 tokens"),
+        "{repair}"
+    );
+}
+
+#[tokio::test]
+async fn a_complete_reply_with_the_same_violations_is_not_called_cut() {
+    #[derive(ToolSchema, Debug)]
+    struct Task {
+        title: String,
+        due_date: u32,
+    }
+
+    let (_server, provider) = openai(vec![chat(r#"{"title": "Pay rent"}"#); 3]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt).max_tokens(12);
+    let err = agent.ask::<Task>("Pay rent by day 12.").await.unwrap_err();
+    for attempt in err.attempts() {
+        let error = attempt.error().expect("rejected");
+        assert!(
+            error
+                .violations()
+                .iter()
+                .all(|v| !matches!(v.kind(), ViolationKind::CutOff { .. })),
+            "{error}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_default_cap_is_sized_from_the_shape_and_can_be_lifted() {
+    #[derive(ToolSchema, Debug)]
+    struct Small {
+        name: String,
+    }
+
+    /// A record with much more to fill in.
+    #[derive(ToolSchema, Debug)]
+    struct Large {
+        /// The customer's full name as written on the invoice, with any title.
+        customer_name: String,
+        /// The street, house number, postal code and city of the billing address.
+        billing_address: String,
+        /// The street, house number, postal code and city of the delivery address.
+        delivery_address: String,
+        /// Every line of the order, in the order they were written.
+        lines: Vec<String>,
+        /// Anything the customer asked for that fits no other field.
+        notes: Option<String>,
+    }
+
+    let (server, provider) = openai(vec![
+        chat(r#"{"name": "Ann"}"#),
+        chat(r#"{"customer_name": "Ann", "billing_address": "a", "delivery_address": "b", "lines": [], "notes": null}"#),
+        chat(r#"{"name": "Ann"}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider.clone()).mode(Mode::JsonObject);
+    agent.ask::<Small>("Ann").await.expect("small");
+    agent.ask::<Large>("Ann").await.expect("large");
+    Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .reply_cap(toolschema::agent::ReplyCap::Unlimited)
+        .ask::<Small>("Ann")
+        .await
+        .expect("small");
+    let bodies = bodies(&server).await;
+    let small = bodies[0]["max_tokens"].as_u64().expect("a cap by default");
+    let large = bodies[1]["max_tokens"].as_u64().expect("a cap by default");
+    assert!((1_024..=8_192).contains(&small), "{small}");
+    assert!(
+        large > small,
+        "{large} for the large record, {small} for the small one"
+    );
+    assert!(large <= 8_192, "{large}");
+    assert!(bodies[2].get("max_tokens").is_none(), "{}", bodies[2]);
+}
+
+#[tokio::test]
+async fn a_reply_cut_under_the_grammar_moves_auto_to_the_next_mode_for_this_ask_only() {
+    #[derive(ToolSchema, Debug)]
+    struct Person {
+        name: String,
+        age: u8,
+    }
+
+    let looping = completion(
+        json!({ "role": "assistant", "content": "{\"name\": \"Ann                         " }),
+        "length",
+        (50, 20),
+    );
+    let (server, provider) = openai(vec![
+        looping,
+        chat(r#"{"name": "Ann", "age": 31}"#),
+        chat(r#"{"name": "Bo", "age": 7}"#),
+    ])
+    .await;
+    let events = Events::default();
+    let agent = Agent::new(provider).on_event(events.listener());
+    let person: Person = agent.ask("Ann is 31.").await.expect("a person");
+    assert_eq!(person.age, 31);
+    let person: Person = agent.ask("Bo is 7.").await.expect("a person");
+    assert_eq!(person.age, 7);
+
+    let bodies = bodies(&server).await;
+    let format = |i: usize| bodies[i]["response_format"]["type"].clone();
+    assert_eq!(format(0), "json_schema");
+    assert_eq!(format(1), "json_object", "the attempt after the cut");
+    // The grammar is not given up for good: one looping reply says nothing of the mode.
+    assert_eq!(format(2), "json_schema", "the next ask");
+    let reasons: Vec<String> = events
+        .all()
+        .into_iter()
+        .filter_map(|e| match e {
+            toolschema::agent::Event::ModeFallback { reason, .. } => Some(reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].contains("token limit under the schema's grammar"),
+        "{reasons:?}"
     );
 }
 

@@ -296,8 +296,10 @@ async fn anthropic_prompt_mode_puts_the_shape_in_the_system_prompt() {
         "end_turn",
     )])
     .await;
+    // With no cap of the agent's own, the provider's default is sent (the API needs one).
     let agent = Agent::new(provider.api_key("sk-ant-test").default_max_tokens(300))
         .mode(Mode::Prompt)
+        .reply_cap(toolschema::agent::ReplyCap::Unlimited)
         .system("You extract people.");
     let person: Person = agent.ask("Ann is 31.").await.expect("a person");
     assert_eq!((person.name.as_str(), person.age), ("Ann", 31));

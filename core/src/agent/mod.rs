@@ -11,6 +11,7 @@
 //! the caller keeps ([`Agent::ask_with`], [`Agent::ask_tools_with`]), and both have a
 //! tool loop ([`Agent::run`], [`Agent::run_tools`]).
 
+mod cap;
 mod choice;
 mod conversation;
 mod error;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tracing::{Instrument, info_span};
 
+pub use cap::ReplyCap;
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
 pub use request::PromptForm;
@@ -74,7 +76,7 @@ pub struct Agent<P> {
     system: Option<String>,
     temperature: Option<f32>,
     repair_temperature: Option<f32>,
-    max_tokens: Option<u32>,
+    max_tokens: ReplyCap,
     strategy: RepairStrategy,
     form: PromptForm,
     example: bool,
@@ -100,7 +102,7 @@ impl<P: Provider> Agent<P> {
             system: None,
             temperature: None,
             repair_temperature: None,
-            max_tokens: None,
+            max_tokens: ReplyCap::Sized,
             strategy: RepairStrategy::Conversation,
             form: PromptForm::Compact,
             example: true,
@@ -149,8 +151,29 @@ impl<P: Provider> Agent<P> {
         self
     }
 
+    /// At most this many tokens per reply (`max_tokens`). By default the cap is sized
+    /// from the shape asked for ([`ReplyCap::Sized`]): a server told no limit lets a reply
+    /// run to the end of its context, and a small model under a grammar can loop until it
+    /// gets there. A reply cut at the cap is reported as cut
+    /// ([`ViolationKind::CutOff`](crate::ViolationKind::CutOff)).
     pub fn max_tokens(mut self, tokens: u32) -> Self {
-        self.max_tokens = Some(tokens);
+        self.max_tokens = ReplyCap::Fixed(tokens);
+        self
+    }
+
+    /// How the cap on each reply's tokens is chosen: sized from the shape (the default),
+    /// fixed, or none at all.
+    ///
+    /// ```
+    /// use toolschema::Agent;
+    /// use toolschema::agent::ReplyCap;
+    /// use toolschema::provider::Scripted;
+    ///
+    /// // The server's own limit, as before toolschema sent a cap of its own.
+    /// let agent = Agent::new(Scripted::new(["{}"])).reply_cap(ReplyCap::Unlimited);
+    /// ```
+    pub fn reply_cap(mut self, cap: ReplyCap) -> Self {
+        self.max_tokens = cap;
         self
     }
 

@@ -13,16 +13,19 @@ use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event, tools};
 use super::{conversation, read};
-use crate::Error;
 use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
 use crate::parse::Parser;
 use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage};
 use crate::repair::Fix;
 use crate::toolset::CheckPanic;
+use crate::{Error, Violation, ViolationKind};
 
 /// The reason of a fallback from native tools to text.
 const TEXT_CALL: &str = "the reply wrote the tool call as text, not as a native tool call";
+/// The reason of a fallback from a grammar after a reply that ran to the token limit.
+const CUT_UNDER_GRAMMAR: &str =
+    "the reply ran to the token limit under the schema's grammar, which can loop";
 
 /// What is asked, the same for every attempt.
 pub(super) struct Ask<'a> {
@@ -242,6 +245,24 @@ impl Run {
     }
 }
 
+/// The read of a reply the provider cut at its token limit. What the cut left reads like
+/// bad content, so the error says it was a cut first; and a value that only the closing
+/// of the cut made whole may lack what the cut took, so it is not taken (the next attempt
+/// is asked for the whole reply).
+fn cut_off<T>(
+    read: Result<(T, Vec<Value>, Vec<Fix>), Refused>,
+    max_tokens: Option<u32>,
+) -> Result<(T, Vec<Value>, Vec<Fix>), Refused> {
+    match read {
+        Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.cut_off(max_tokens))),
+        Ok((_, _, fixes)) if fixes.iter().any(Fix::completes_a_cut) => {
+            let cut = Violation::new("", ViolationKind::CutOff { max_tokens });
+            Err(Refused::Invalid(Error::single(cut).with_fixes(fixes)))
+        }
+        other => other,
+    }
+}
+
 impl<P: Provider> Agent<P> {
     /// The loop: attempts until a reply's values fit the target's schema and `build`
     /// accepts them.
@@ -268,7 +289,7 @@ impl<P: Provider> Agent<P> {
                     && run.modes.len() > 1
                     && read::call_as_text(&received.reply, &received.raw)
                 {
-                    self.fall_back(&mut run, ask.target, TEXT_CALL.into());
+                    self.fall_back(&mut run, ask.target, TEXT_CALL.into(), true);
                 }
             }
             match outcome {
@@ -287,7 +308,14 @@ impl<P: Provider> Agent<P> {
                     return Ok(run.accept(received, value, values, &fixes));
                 }
                 Outcome::Rejected { received, error } => {
+                    // A reply that ran to the cap under a grammar may be looping inside
+                    // it: the next attempt is not the same request in the same mode.
+                    let looped = received.reply.finish == FinishReason::Length
+                        && received.mode == Mode::JsonSchema;
                     self.reject(&mut run, ask, received, error);
+                    if looped && self.mode == Mode::Auto && run.modes.len() > 1 {
+                        self.fall_back(&mut run, ask.target, CUT_UNDER_GRAMMAR.into(), false);
+                    }
                     if let Some(over) = run.over_budget(self.budget) {
                         return Err(over);
                     }
@@ -304,7 +332,7 @@ impl<P: Provider> Agent<P> {
                     if by_server {
                         run.repair = None;
                     }
-                    self.fall_back(&mut run, ask.target, reason);
+                    self.fall_back(&mut run, ask.target, reason, true);
                 }
                 Outcome::Failed(failure) => return Err(run.fail(failure)),
             }
@@ -342,7 +370,7 @@ impl<P: Provider> Agent<P> {
         } else {
             self.temperature
         };
-        request.max_tokens = self.max_tokens;
+        request.max_tokens = self.max_tokens.tokens(ask.target);
         self.emit(Event::AttemptStarted {
             attempt: number,
             mode,
@@ -377,6 +405,11 @@ impl<P: Provider> Agent<P> {
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
                 Err(fatal) => Err(fatal),
             });
+        let read = if reply.finish == FinishReason::Length {
+            cut_off(read, request.max_tokens)
+        } else {
+            read
+        };
         let received = Received {
             number,
             mode,
@@ -440,11 +473,14 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    fn fall_back(&self, run: &mut Run, target: &Target, reason: String) {
+    /// Moves the run on to its next mode; `remember` keeps later asks for the same target
+    /// from starting in the mode given up (a mode the server cannot carry), where a reply
+    /// that went wrong once in it does not.
+    fn fall_back(&self, run: &mut Run, target: &Target, reason: String, remember: bool) {
         let from = run.modes.remove(0);
         if let Some(to) = run.mode() {
             warn!(%from, %to, %reason, "mode fallback");
-            if self.mode == Mode::Auto {
+            if self.mode == Mode::Auto && remember {
                 let mut skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
                 *skipped.entry(target.memory_key()).or_default() += 1;
             }

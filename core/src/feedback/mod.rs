@@ -15,7 +15,7 @@ use crate::Error;
 use crate::error::{Unit, ViolationKind};
 use crate::message::Message;
 use crate::render;
-use crate::repair::FixKind;
+use crate::repair::{Fix, FixKind};
 use crate::schema::{Schema, ToolSchema};
 
 /// How a repair is sent to the model.
@@ -315,16 +315,7 @@ impl RepairPrompt {
                 hints.push(h);
             }
         };
-        let cut_off = self.truncated
-            || self.error.fixes().iter().any(|f| {
-                matches!(
-                    f.kind(),
-                    FixKind::ClosedString
-                        | FixKind::ClosedBrackets { .. }
-                        | FixKind::DroppedMember { .. }
-                        | FixKind::DroppedItem
-                )
-            });
+        let cut_off = self.truncated || self.error.fixes().iter().any(Fix::completes_a_cut);
         if cut_off {
             add("Your reply was cut off; answer more briefly.".into());
         }

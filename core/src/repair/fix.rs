@@ -151,6 +151,19 @@ impl Fix {
     pub fn location(&self) -> &Location {
         &self.location
     }
+
+    /// Whether the fix completes a reply that ended too soon (a string or brackets
+    /// closed, a half-written member or item dropped): what was read may lack what the
+    /// cut took.
+    pub fn completes_a_cut(&self) -> bool {
+        matches!(
+            self.kind,
+            FixKind::ClosedString
+                | FixKind::ClosedBrackets { .. }
+                | FixKind::DroppedMember { .. }
+                | FixKind::DroppedItem
+        )
+    }
 }
 
 impl Display for FixKind {

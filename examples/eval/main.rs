@@ -11,7 +11,8 @@
 //! ```
 //!
 //! Rows: `auto`, `json_schema`, `json_object`, `prompt`, `tools` (`Agent::ask` in that
-//! mode), `naive`, `instructor`.
+//! mode), `naive` (the request and the schema in one user message), `naive+system` (the
+//! schema in a system prompt), `instructor`.
 //!
 //! `--set runtime` asks for a union of tools given as JSON at run time (Home
 //! Assistant-style intents and two MCP servers' tools, `runtime_tools.rs`): the mode rows
@@ -42,13 +43,13 @@ use toolschema::provider::{Mode, OpenAi};
 use agent_row::{AgentRow, Asks};
 use chat::Chat;
 use instructor::InstructorRow;
-use naive::NaiveRow;
+use naive::{NaiveRow, NaiveStyle};
 use report::Summary;
 use score::{Outcome, Trace};
 use tasks::Task;
 
 const USAGE: &str = "usage: eval [--set types|runtime] \
-[--rows auto,json_schema,json_object,prompt,tools,derived,naive,instructor] \
+[--rows auto,json_schema,json_object,prompt,tools,derived,naive,naive+system,instructor] \
 [--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check]";
 
 const ROWS: &[&str] = &[
@@ -223,7 +224,13 @@ impl Row {
         let base = parts.next().unwrap_or_default();
         let variant: Vec<&str> = parts.collect();
         match base {
-            "naive" => Row::Naive(NaiveRow::new(chat.clone(), options.attempts)),
+            "naive" => {
+                let style = NaiveStyle::of(&variant).unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                });
+                Row::Naive(NaiveRow::new(chat.clone(), options.attempts, style))
+            }
             "instructor" => Row::Instructor(InstructorRow::new(chat.clone(), options.attempts)),
             _ => {
                 let (asks, mode, variant) = agent_kind(options.set, base, &variant);

@@ -103,7 +103,8 @@ pub fn all() -> Vec<CaseData> {
                     "start": ["2025-06-12T14:00", "2025-06-12T14:00:00"],
                     "duration_minutes": [90],
                     "attendees": [
-                        [{"email": "ana@example.com", "optional": ""}, {"email": "raj@example.com", "optional": true}]
+                        [{"email": "ana@example.com", "optional": ""}, {"email": "raj@example.com", "optional": true}],
+                        [{"email": "ana@example.com", "optional": false}, {"email": "raj@example.com", "optional": true}]
                     ],
                     "location": [""],
                     "reminder_minutes": ["", 10]

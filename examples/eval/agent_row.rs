@@ -107,6 +107,11 @@ impl AgentRow {
         })
     }
 
+    /// Whether the row asks for the derived type or the run-time tools.
+    pub fn asks(&self) -> Asks {
+        self.asks
+    }
+
     pub async fn run(&self, task: &Task) -> Trace {
         let ask = match (self.asks, task.answer.ask_tools) {
             (Asks::Type, _) => task.answer.ask,
@@ -118,8 +123,17 @@ impl AgentRow {
                 };
             }
         };
+        self.trace(|agent| ask(agent, task.prompt)).await
+    }
+
+    /// Runs one ask of any kind on this row's agent and traces it from the agent's events.
+    pub async fn trace<'a, F, Fut>(&'a self, ask: F) -> Trace
+    where
+        F: FnOnce(&'a Agent<OpenAi>) -> Fut,
+        Fut: Future<Output = Result<Value, AskError>>,
+    {
         lock(&self.events).clear();
-        let result = ask(&self.agent, task.prompt).await;
+        let result = ask(&self.agent).await;
         let events = std::mem::take(&mut *lock(&self.events));
         let mut trace = trace_of(&events);
         match result {

@@ -8,22 +8,34 @@
 //! cargo run --release --example eval -- --check                        # the tasks only, no model
 //! cargo run --release --example eval -- --set runtime                  # tools given as JSON
 //! cargo run --release --example eval -- --set runtime --check
+//! cargo run --release --example eval -- --set choice                   # tools or a direct answer
+//! cargo run --release --example eval -- --set choice --rows tools,naive,derived --out choice.json
+//! cargo run --release --example eval -- --set choice --check
 //! ```
 //!
 //! Rows: `auto`, `json_schema`, `json_object`, `prompt`, `tools` (`Agent::ask` in that
-//! mode), `naive`, `instructor`.
+//! mode), `naive` (the request and the schema in one user message), `naive+system` (the
+//! schema in a system prompt), `instructor`. Every row runs at temperature 0 with the same
+//! attempt and token limits. Per row it reports typed success, exactly right, model calls,
+//! tokens and seconds per task, and one-round repair success: of the first attempts that
+//! gave no value, how many the second attempt fixed.
 //!
 //! `--set runtime` asks for a union of tools given as JSON at run time (Home
 //! Assistant-style intents and two MCP servers' tools, `runtime_tools.rs`): the mode rows
 //! run `Agent::ask_tools` on the `Toolset`, `derived` runs `Agent::ask` on the same union
 //! derived in Rust (`Mode::Auto`; `derived+tools` and so on for another mode), `naive`
-//! pastes the union's JSON Schema. Calls are scored under the servers' names. Every row runs at temperature 0 with the same attempt
-//! and token limits. Per row it reports typed success, exactly right, model calls,
-//! tokens and seconds per task, and one-round repair success: of the first attempts that
-//! gave no value, how many the second attempt fixed.
+//! pastes the union's JSON Schema. Calls are scored under the servers' names.
+//!
+//! `--set choice` (`choice/`) measures choosing between tools and a direct answer: 64
+//! cases, 16 of each kind (`simple`, `multiple`, `irrelevant`, `chatty`), each with its own
+//! OpenAI tools array, scored like BFCL's AST checker. Rows: the modes (`Agent::ask_tools`
+//! on the tools array), `naive` (the tools pasted into the user's message) and, when asked,
+//! `derived` (over the cases whose tools are also a derived union). It reports right per
+//! row and kind, model calls, tokens and seconds per case.
 
 mod agent_row;
 mod chat;
+mod choice;
 mod instructor;
 mod naive;
 mod report;
@@ -42,13 +54,13 @@ use toolschema::provider::{Mode, OpenAi};
 use agent_row::{AgentRow, Asks};
 use chat::Chat;
 use instructor::InstructorRow;
-use naive::NaiveRow;
+use naive::{NaiveRow, NaiveStyle};
 use report::Summary;
 use score::{Outcome, Trace};
 use tasks::Task;
 
-const USAGE: &str = "usage: eval [--set types|runtime] \
-[--rows auto,json_schema,json_object,prompt,tools,derived,naive,instructor] \
+const USAGE: &str = "usage: eval [--set types|runtime|choice] \
+[--rows auto,json_schema,json_object,prompt,tools,derived,naive,naive+system,instructor] \
 [--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check]";
 
 const ROWS: &[&str] = &[
@@ -87,6 +99,8 @@ enum Set {
     Types,
     /// Tools given as JSON at run time (`runtime_tasks.rs`).
     Runtime,
+    /// Choosing between tools and a direct answer, one tools array per case (`choice/`).
+    Choice,
 }
 
 impl Set {
@@ -94,6 +108,8 @@ impl Set {
         match self {
             Set::Types => tasks::all(),
             Set::Runtime => runtime_tasks::all(),
+            // Its cases are not tasks; `choice::main` runs them.
+            Set::Choice => Vec::new(),
         }
     }
 
@@ -110,6 +126,7 @@ impl Set {
         match self {
             Set::Types => "types",
             Set::Runtime => "runtime",
+            Set::Choice => "choice",
         }
     }
 }
@@ -159,8 +176,11 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
                 options.set = match value()?.as_str() {
                     "types" => Set::Types,
                     "runtime" => Set::Runtime,
+                    "choice" => Set::Choice,
                     other => {
-                        return Err(format!("unknown set `{other}`; expected types or runtime"));
+                        return Err(format!(
+                            "unknown set `{other}`; expected types, runtime or choice"
+                        ));
                     }
                 }
             }
@@ -181,14 +201,23 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let defaults = match options.set {
         Set::Types => ROWS,
         Set::Runtime => RUNTIME_ROWS,
+        Set::Choice => choice::ROWS,
     };
     options.rows = rows.unwrap_or_else(|| defaults.iter().map(|r| (*r).to_owned()).collect());
     if options.set == Set::Types
         && let Some(derived) = options.rows.iter().find(|r| r.starts_with("derived"))
     {
         return Err(format!(
-            "the row `{derived}` compares a derived union with run-time tools: use it with --set runtime"
+            "the row `{derived}` compares a derived union with run-time tools: use it with --set runtime or choice"
         ));
+    }
+    if options.set == Set::Choice
+        && let Some(row) = options
+            .rows
+            .iter()
+            .find(|r| r.starts_with("instructor") || r.starts_with("naive+"))
+    {
+        return Err(format!("the row `{row}` has no form for --set choice"));
     }
     Ok(options)
 }
@@ -223,7 +252,13 @@ impl Row {
         let base = parts.next().unwrap_or_default();
         let variant: Vec<&str> = parts.collect();
         match base {
-            "naive" => Row::Naive(NaiveRow::new(chat.clone(), options.attempts)),
+            "naive" => {
+                let style = NaiveStyle::of(&variant).unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2)
+                });
+                Row::Naive(NaiveRow::new(chat.clone(), options.attempts, style))
+            }
             "instructor" => Row::Instructor(InstructorRow::new(chat.clone(), options.attempts)),
             _ => {
                 let (asks, mode, variant) = agent_kind(options.set, base, &variant);
@@ -271,9 +306,43 @@ fn agent_kind<'a>(set: Set, base: &str, variant: &[&'a str]) -> (Asks, Mode, Vec
     }
     let asks = match set {
         Set::Types => Asks::Type,
-        Set::Runtime => Asks::Toolset,
+        Set::Runtime | Set::Choice => Asks::Toolset,
     };
     (asks, mode_of(base).unwrap_or(Mode::Auto), variant.to_vec())
+}
+
+/// The items at `indices` (all of them when `None`), with their indices.
+fn select<'a, T>(all: &'a [T], indices: Option<&[usize]>) -> Result<Vec<(usize, &'a T)>, String> {
+    match indices {
+        None => Ok(all.iter().enumerate().collect()),
+        Some(indices) => match indices.iter().find(|&&i| i >= all.len()) {
+            Some(i) => Err(format!(
+                "there is no task {i}: the tasks are 0-{}",
+                all.len().saturating_sub(1)
+            )),
+            None => Ok(indices.iter().map(|&i| (i, &all[i])).collect()),
+        },
+    }
+}
+
+/// The server and model named by the environment, for the toolschema rows and the
+/// others; the process ends with a hint when they are not set.
+fn connect(options: &Options) -> (OpenAi, Chat) {
+    match (
+        std::env::var("OPENAI_BASE_URL"),
+        OpenAi::from_env(),
+        Chat::from_env(options.max_tokens),
+    ) {
+        // The same timeout for every row: a slow shared server is not a failed attempt.
+        (Ok(_), Ok(provider), Some(chat)) => (provider.timeout(chat::TIMEOUT), chat),
+        _ => {
+            eprintln!(
+                "The evaluation asks a model: set OPENAI_BASE_URL and OPENAI_MODEL (and \
+                 OPENAI_API_KEY if the server needs one), e.g. eval \"$(scripts/local-model start)\"."
+            );
+            std::process::exit(2);
+        }
+    }
 }
 
 #[tokio::main]
@@ -285,22 +354,19 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    if options.set == Set::Choice {
+        return choice::main(&options).await;
+    }
     let all = options.set.tasks();
     let problems = options.set.problems(&all);
     if !problems.is_empty() {
         eprintln!("the tasks are wrong:\n{}", problems.join("\n"));
         std::process::exit(1);
     }
-    let selected: Vec<(usize, &Task)> = match &options.tasks {
-        None => all.iter().enumerate().collect(),
-        Some(indices) => match indices.iter().find(|&&i| i >= all.len()) {
-            Some(i) => {
-                eprintln!("there is no task {i}: the tasks are 0-{}", all.len() - 1);
-                std::process::exit(2);
-            }
-            None => indices.iter().map(|&i| (i, &all[i])).collect(),
-        },
-    };
+    let selected = select(&all, options.tasks.as_deref()).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
     if options.check {
         let mut types: Vec<&str> = all.iter().map(|t| t.answer.name).collect();
         types.dedup();
@@ -319,24 +385,11 @@ async fn main() {
                 runtime_tools::json_tools().len(),
                 types.len()
             ),
+            Set::Choice => unreachable!("choice::main runs --set choice"),
         }
         return;
     }
-    let (provider, chat) = match (
-        std::env::var("OPENAI_BASE_URL"),
-        OpenAi::from_env(),
-        Chat::from_env(options.max_tokens),
-    ) {
-        // The same timeout for every row: a slow shared server is not a failed attempt.
-        (Ok(_), Ok(provider), Some(chat)) => (provider.timeout(chat::TIMEOUT), chat),
-        _ => {
-            eprintln!(
-                "The evaluation asks a model: set OPENAI_BASE_URL and OPENAI_MODEL (and \
-                 OPENAI_API_KEY if the server needs one), e.g. eval \"$(scripts/local-model start)\"."
-            );
-            std::process::exit(2);
-        }
-    };
+    let (provider, chat) = connect(&options);
     println!(
         "model {} · set {} · {} tasks · rows {} · at most {} attempts · max_tokens {} · temperature 0\n",
         provider.model(),
@@ -449,6 +502,38 @@ mod tests {
         let args = ["--rows", "auto,derived"].map(String::from);
         let error = options(args.into_iter()).err().unwrap_or_default();
         assert!(error.contains("use it with --set runtime"), "{error}");
+    }
+
+    #[test]
+    fn the_choice_set_has_its_rows_and_no_instructor() {
+        let args = ["--set", "choice"].map(String::from);
+        let choice = options(args.into_iter()).expect("options");
+        assert_eq!(
+            choice.rows,
+            [
+                "auto",
+                "tools",
+                "json_schema",
+                "json_object",
+                "prompt",
+                "naive"
+            ]
+        );
+        let args = ["--set", "choice", "--rows", "tools,derived+prompt"].map(String::from);
+        assert!(options(args.into_iter()).is_ok());
+        let args = ["--set", "choice", "--rows", "naive,instructor"].map(String::from);
+        let error = options(args.into_iter()).err().unwrap_or_default();
+        assert!(
+            error.contains("`instructor` has no form for --set choice"),
+            "{error}"
+        );
+        let args = ["--set", "choice", "--rows", "naive+system"].map(String::from);
+        let error = options(args.into_iter()).err().unwrap_or_default();
+        assert!(error.contains("`naive+system` has no form"), "{error}");
+        assert_eq!(
+            agent_kind(Set::Choice, "json_object", &[]),
+            (Asks::Toolset, Mode::JsonObject, vec![])
+        );
     }
 
     #[test]

@@ -1,9 +1,14 @@
 //! The naive loop: what users write in forty lines before they look for a library.
 //!
-//! Written here without toolschema: the type's JSON Schema pretty-printed into the
-//! system prompt, the first fenced block of the reply (or the whole reply) through
-//! `serde_json`, the `jsonschema` crate's validation, and on failure the raw error text
-//! sent back after the reply, up to the attempt limit.
+//! Written here without toolschema, after the document loop of StreetRace and the like:
+//! the request, then the type's JSON Schema pretty-printed under "IMPORTANT: You MUST
+//! respond with valid JSON that matches this schema", all in one user message; the reply's
+//! fenced block (or the whole reply) through `serde_json`, the `jsonschema` crate's
+//! validation, and on failure the reply sent back with `Error: {error}` and "Please fix
+//! the JSON and try again.", up to the attempt limit.
+//!
+//! `naive+system` is the earlier form of the loop: the schema in a system prompt, the
+//! request alone as the user's message, and a shorter error message.
 
 use serde_json::{Map, Value};
 
@@ -11,14 +16,80 @@ use crate::chat::{Chat, message};
 use crate::score::{AttemptTrace, Trace};
 use crate::tasks::Task;
 
+/// Where the naive loop puts the schema, and how it words the error it sends back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NaiveStyle {
+    /// The request and the schema in one user message (the `naive` row).
+    Document,
+    /// The schema in a system prompt (the `naive+system` row).
+    System,
+}
+
+impl NaiveStyle {
+    /// The style a row's variant names: none, or `system`.
+    pub fn of(variant: &[&str]) -> Result<NaiveStyle, String> {
+        match variant {
+            [] => Ok(NaiveStyle::Document),
+            ["system"] => Ok(NaiveStyle::System),
+            other => Err(format!(
+                "unknown naive variant `{}`; expected naive or naive+system",
+                other.join("+")
+            )),
+        }
+    }
+
+    /// The conversation's opening messages.
+    fn opening(self, prompt: &str, pretty_schema: &str) -> Vec<Value> {
+        match self {
+            NaiveStyle::Document => vec![message(
+                "user",
+                &format!(
+                    "{prompt}\n\nIMPORTANT: You MUST respond with valid JSON that matches this \
+                     schema:\n```json\n{pretty_schema}\n```\n\nDo NOT include any text outside \
+                     the JSON object."
+                ),
+            )],
+            NaiveStyle::System => vec![
+                message(
+                    "system",
+                    &format!(
+                        "Reply with a JSON object that matches this JSON Schema:\n```json\n{pretty_schema}\n```"
+                    ),
+                ),
+                message("user", prompt),
+            ],
+        }
+    }
+
+    /// The user's message after a reply that failed.
+    fn retry(self, error: &str) -> String {
+        match self {
+            NaiveStyle::Document => fix_message(error),
+            NaiveStyle::System => {
+                format!("That JSON is not valid:\n{error}\nReply with the corrected JSON.")
+            }
+        }
+    }
+}
+
+/// What the document loops send back after a reply that failed.
+pub fn fix_message(error: &str) -> String {
+    format!("Error: {error}\n\nPlease fix the JSON and try again.")
+}
+
 pub struct NaiveRow {
     chat: Chat,
     max_attempts: usize,
+    style: NaiveStyle,
 }
 
 impl NaiveRow {
-    pub fn new(chat: Chat, max_attempts: usize) -> Self {
-        NaiveRow { chat, max_attempts }
+    pub fn new(chat: Chat, max_attempts: usize, style: NaiveStyle) -> Self {
+        NaiveRow {
+            chat,
+            max_attempts,
+            style,
+        }
     }
 
     pub async fn run(&self, task: &Task) -> Trace {
@@ -32,15 +103,7 @@ impl NaiveRow {
             }
         };
         let pretty = serde_json::to_string_pretty(&schema).unwrap_or_else(|_| schema.to_string());
-        let mut messages = vec![
-            message(
-                "system",
-                &format!(
-                    "Reply with a JSON object that matches this JSON Schema:\n```json\n{pretty}\n```"
-                ),
-            ),
-            message("user", task.prompt),
-        ];
+        let mut messages = self.style.opening(task.prompt, &pretty);
         for _ in 0..self.max_attempts {
             let reply = match self.chat.complete(&messages, Map::new()).await {
                 Ok(reply) => {
@@ -64,12 +127,7 @@ impl NaiveRow {
                 }
                 Err(error) => {
                     messages.push(message("assistant", &reply.content));
-                    messages.push(message(
-                        "user",
-                        &format!(
-                            "That JSON is not valid:\n{error}\nReply with the corrected JSON."
-                        ),
-                    ));
+                    messages.push(message("user", &self.style.retry(&error)));
                     trace.attempts.push(AttemptTrace {
                         ok: false,
                         tokens: reply.tokens,
@@ -85,7 +143,7 @@ impl NaiveRow {
 }
 
 /// The reply's JSON, validated; or the error text a user would send back.
-fn check(validator: &jsonschema::Validator, reply: &str) -> Result<Value, String> {
+pub fn check(validator: &jsonschema::Validator, reply: &str) -> Result<Value, String> {
     let value: Value = serde_json::from_str(fenced(reply)).map_err(|e| e.to_string())?;
     let errors: Vec<String> = validator
         .iter_errors(&value)
@@ -102,7 +160,7 @@ fn check(validator: &jsonschema::Validator, reply: &str) -> Result<Value, String
 }
 
 /// The first ```json block, else the first ``` block, else the whole reply.
-fn fenced(reply: &str) -> &str {
+pub fn fenced(reply: &str) -> &str {
     let block = |open: &str| {
         let start = reply.find(open)? + open.len();
         let rest = &reply[start..];
@@ -118,7 +176,7 @@ fn fenced(reply: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::fenced;
+    use super::*;
 
     #[test]
     fn the_first_json_fence_then_any_fence_then_the_whole_reply() {
@@ -129,5 +187,33 @@ mod tests {
         assert_eq!(fenced("Here:\n```js\n{\"a\": 2}\n```"), "{\"a\": 2}");
         assert_eq!(fenced("  {\"a\": 3}\n"), "{\"a\": 3}");
         assert_eq!(fenced("```json\n{\"a\": 4}"), "{\"a\": 4}");
+    }
+
+    #[test]
+    fn the_document_loop_sends_one_user_message_and_the_system_loop_two() {
+        let schema = "{\n  \"type\": \"object\"\n}";
+        let document = NaiveStyle::of(&[])
+            .expect("naive")
+            .opening("Ann is 3", schema);
+        assert_eq!(document.len(), 1);
+        assert_eq!(document[0]["role"], "user");
+        let text = document[0]["content"].as_str().unwrap_or_default();
+        assert!(text.starts_with("Ann is 3\n\nIMPORTANT: You MUST respond with valid JSON that matches this schema:\n```json\n{\n"), "{text}");
+        assert!(
+            text.ends_with("}\n```\n\nDo NOT include any text outside the JSON object."),
+            "{text}"
+        );
+        let system = NaiveStyle::of(&["system"])
+            .expect("naive+system")
+            .opening("Ann is 3", schema);
+        assert_eq!(
+            (system[0]["role"].as_str(), system[1]["content"].as_str()),
+            (Some("system"), Some("Ann is 3"))
+        );
+        assert_eq!(
+            NaiveStyle::Document.retry("/age: -1 is less than 0"),
+            "Error: /age: -1 is less than 0\n\nPlease fix the JSON and try again."
+        );
+        assert!(NaiveStyle::of(&["sys"]).is_err());
     }
 }

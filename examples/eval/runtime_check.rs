@@ -103,7 +103,7 @@ fn definition_differences(runtime: &Toolset) -> Vec<String> {
 
 /// How the derived union's tool `shown` differs from the JSON tool: its description, or
 /// its arguments' schema (both with every `$ref` inlined).
-fn differences(shown: &str, description: &Value, schema: &Value, union: &Value) -> Vec<String> {
+pub fn differences(shown: &str, description: &Value, schema: &Value, union: &Value) -> Vec<String> {
     let Some(alt) = alternatives(union).find(|alt| {
         alt.pointer("/properties/name/const")
             .and_then(Value::as_str)

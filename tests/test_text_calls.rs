@@ -206,3 +206,6 @@ fn violations(e: &Error) -> Vec<String> {
 
 #[path = "text_calls/formats.rs"]
 mod formats;
+
+#[path = "text_calls/refused.rs"]
+mod refused;

@@ -57,9 +57,14 @@ pub(crate) fn several_calls(
     // Of a list and calls in a text format, the reading with more calls: one list in the
     // first of several `<tool_call>` blocks is not all of them.
     match (from_list, from_text) {
-        (Some(list), Some(Ok(text))) if text.0.len() > list.0.len() => return Some(Ok(text)),
+        (Some(list), Some((count, Some(Ok(text))))) if count > list.0.len() => {
+            return Some(Ok(text));
+        }
         (Some(list), _) => return Some(Ok(list)),
-        (None, Some(text)) => return Some(text),
+        (None, Some((count, Some(text)))) if count > 1 => return Some(text),
+        // One call in a text format, or calls it could not read: the parse of the reply
+        // as one value has said so already (`[f(x=1)]` is no list of three words).
+        (None, Some(_)) => return None,
         (None, None) => {}
     }
     let (texts, fixes) = match listed {
@@ -98,19 +103,24 @@ fn parse_each(
     }
 }
 
-/// Two or more calls in a chat template's text format, each then read as JSON.
-fn in_text_format(parser: &Parser, schema: &Schema, raw: &str) -> Option<Result<Calls, Error>> {
+/// Calls in a chat template's text format, each then read as JSON: how many the format
+/// holds and what they read as; `Some((0, None))` where the format's calls could not be
+/// read, `None` where the reply writes no calls in a text format.
+fn in_text_format(
+    parser: &Parser,
+    schema: &Schema,
+    raw: &str,
+) -> Option<(usize, Option<Result<Calls, Error>>)> {
     let union = Union::at_root(schema)?;
     let (text, mut fixes) = visible(raw);
-    let read = text_calls::read(
-        &text,
-        &Tools {
-            union: &union,
-            schema,
-        },
-        Scope::WithProse,
-    )?;
-    let calls = read.calls.ok().filter(|calls| calls.len() > 1)?;
+    let tools = Tools {
+        union: &union,
+        schema,
+    };
+    let read = text_calls::read(&text, &tools, Scope::WithProse)?;
+    let Ok(calls) = read.calls else {
+        return Some((0, None));
+    };
     let kind = FixKind::TextToolCall {
         format: read.format,
         count: calls.len(),
@@ -118,7 +128,7 @@ fn in_text_format(parser: &Parser, schema: &Schema, raw: &str) -> Option<Result<
     fixes.push(Fix::new(kind, Location::Reply));
     fixes.extend(read.fixes);
     let texts: Vec<String> = calls.iter().map(Value::to_string).collect();
-    Some(parse_each(parser, schema, &texts, fixes))
+    Some((calls.len(), Some(parse_each(parser, schema, &texts, fixes))))
 }
 
 /// The items of the reply's first JSON value, when it is a list of two or more, or such a

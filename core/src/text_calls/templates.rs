@@ -38,7 +38,7 @@ pub(super) fn hermes(text: &str, tools: &Tools<'_, '_>) -> Option<TextCalls> {
         }
         let at = start + text[start..end].find(body).unwrap_or(0);
         let read = if body.starts_with(['{', '[']) {
-            found.json(text, at).map(|(value, _)| match value {
+            found.json(&text[..end], at).map(|(value, _)| match value {
                 Value::Array(items) => items,
                 one => vec![one],
             })

@@ -209,3 +209,9 @@ mod formats;
 
 #[path = "text_calls/refused.rs"]
 mod refused;
+
+#[path = "text_calls/untouched.rs"]
+mod untouched;
+
+#[path = "text_calls/generated.rs"]
+mod generated;

@@ -131,7 +131,7 @@ impl Parser {
                 continue;
             }
             if violations.is_empty() {
-                if let Some(more) = self.more_calls(schema, raw, &value) {
+                if let Some(more) = self.more_calls(schema, raw, &text, &value) {
                     return more;
                 }
                 let reason = match bare_word {
@@ -151,7 +151,7 @@ impl Parser {
             let reason = "the first that fits the schema";
             return Ok(chosen(index, total, reason, value, fixes));
         }
-        if let Some((_, read)) = self.text_calls(schema, raw, Scope::WithProse) {
+        if let Some((_, read)) = self.text_calls(schema, raw, Scope::WithProse, None) {
             return read;
         }
         // A reply that is not JSON at all may be the answer itself, where a string is
@@ -197,6 +197,7 @@ impl Parser {
         &self,
         schema: &Schema,
         raw: &str,
+        candidate: &str,
         value: &Value,
     ) -> Option<Result<Parsed<Value>, Error>> {
         let have = match value {
@@ -207,7 +208,7 @@ impl Parser {
         if is_strict_json(raw) {
             return None;
         }
-        let (count, read) = self.text_calls(schema, raw, Scope::Marked)?;
+        let (count, read) = self.text_calls(schema, raw, Scope::Marked, Some(candidate))?;
         (count > have).then_some(read)
     }
 
@@ -215,11 +216,15 @@ impl Parser {
     /// union of tools at the root (one call) or a list of them (the calls), and how many
     /// were read; `None` when the schema is no such union or the reply writes no calls so.
     /// Asked once no candidate fits: a reply that fits as written is read as written.
+    ///
+    /// With `fitted`, the text of a candidate that fits: calls read inside it are its
+    /// strings' content, not calls, and the reading is not taken.
     fn text_calls(
         &self,
         schema: &Schema,
         raw: &str,
         scope: Scope,
+        fitted: Option<&str>,
     ) -> Option<(usize, Result<Parsed<Value>, Error>)> {
         let (union, listed) = match Union::at_root(schema) {
             Some(union) => (union, false),
@@ -234,6 +239,16 @@ impl Parser {
             },
             scope,
         )?;
+        if let Some(fitted) = fitted {
+            let start = text.find(fitted.trim())?;
+            let inside = start..start + fitted.trim().len();
+            let within = |s: &std::ops::Range<usize>| {
+                inside.start <= s.start && s.end <= inside.end && *s != inside
+            };
+            if read.spans.iter().any(within) {
+                return None;
+            }
+        }
         let count = read.calls.as_ref().map_or(0, Vec::len);
         let refused = |message: String, fixes: Vec<Fix>| {
             let violation = Violation::new("", ViolationKind::Invalid { message });

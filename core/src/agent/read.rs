@@ -30,15 +30,15 @@ pub(super) fn read(
     }
     // Several calls written as text (a list, a `<tool_call>` block each, Python calls, …)
     // are every call, as several native calls are; the answer is one value.
-    let several = || {
+    let several = |read_as_one: bool| {
         (target.tools.is_some() && reply.tool_calls.is_empty())
-            .then(|| several_calls(parser, &target.schema, raw))
+            .then(|| several_calls(parser, &target.schema, raw, read_as_one))
             .flatten()
             .and_then(Result::ok)
             .filter(|(values, _)| values.len() > 1)
     };
     let parsed = parse(parser, target, raw, shaped).or_else(|e| {
-        if let Some((values, fixes)) = several() {
+        if let Some((values, fixes)) = several(false) {
             return Ok(Parsed {
                 value: Value::Array(values),
                 fixes,
@@ -85,7 +85,7 @@ pub(super) fn read(
         Err(e)
     })?;
     if parsed.value.get("answer").is_none()
-        && let Some(many) = several()
+        && let Some(many) = several(true)
     {
         return Ok(many);
     }

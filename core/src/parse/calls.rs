@@ -39,17 +39,21 @@ pub(crate) type Calls = (Vec<Value>, Vec<Fix>);
 /// fixes that needed; `None` when the reply does not hold several.
 ///
 /// A reply that is JSON as a whole holds several calls only as a list: its strings are its
-/// own, so calls written inside them in a text format are text.
+/// own, so calls written inside them in a text format are text. Nor does a reply that the
+/// lenient parse read as one value (`read_as_one`): where a text format holds more calls
+/// than that value, the parse refuses the reply as one value
+/// ([`Parser::parse_value`]), so calls inside the value's strings stay its content.
 pub(crate) fn several_calls(
     parser: &Parser,
     schema: &Schema,
     raw: &str,
+    read_as_one: bool,
 ) -> Option<Result<Calls, Error>> {
     let listed = listed(raw);
     let from_list = listed
         .as_ref()
         .and_then(|(texts, fixes)| parse_each(parser, schema, texts, fixes.clone()).ok());
-    let from_text = if is_strict_json(raw) {
+    let from_text = if is_strict_json(raw) || read_as_one {
         None
     } else {
         in_text_format(parser, schema, raw)

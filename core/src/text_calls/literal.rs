@@ -276,7 +276,7 @@ impl<'t> Reader<'t> {
         let mut out = String::new();
         loop {
             let rest = self.rest();
-            let Some(i) = rest.find(|c| c == quote as char || c == '\\') else {
+            let Some(i) = rest.find([quote as char, '\\']) else {
                 self.at = start;
                 return self.error("a string with no closing quote");
             };

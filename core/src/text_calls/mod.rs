@@ -32,6 +32,8 @@ mod literal;
 mod pythonic;
 mod templates;
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 use crate::envelope::Union;
@@ -53,6 +55,8 @@ pub(crate) struct TextCalls {
     pub calls: Result<Vec<Value>, String>,
     /// Syntax repairs inside the JSON the calls hold.
     pub fixes: Vec<Fix>,
+    /// Where in the text the calls were read (a list of calls is one span).
+    pub spans: Vec<Range<usize>>,
 }
 
 /// The union's tools, as the reader asks about them.
@@ -114,6 +118,7 @@ pub(crate) fn read(text: &str, tools: &Tools<'_, '_>, scope: Scope) -> Option<Te
 struct Found {
     calls: Vec<Value>,
     fixes: Vec<Fix>,
+    spans: Vec<Range<usize>>,
 }
 
 impl Found {
@@ -150,6 +155,7 @@ impl Found {
             format,
             calls: Ok(self.calls),
             fixes: self.fixes,
+            spans: self.spans,
         })
     }
 }
@@ -160,6 +166,7 @@ fn refused(format: &'static str, why: String) -> Option<TextCalls> {
         format,
         calls: Err(why),
         fixes: Vec::new(),
+        spans: Vec::new(),
     })
 }
 

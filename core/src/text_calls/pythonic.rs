@@ -19,21 +19,17 @@ const OBJECT: &str = "name({…})";
 /// reported as one).
 pub(super) fn whole(text: &str, tools: &Tools<'_, '_>) -> Option<TextCalls> {
     match calls(text, tools, true)? {
-        Ok((calls, format)) => Some(TextCalls {
-            format,
-            calls: Ok(calls),
-            fixes: Vec::new(),
-        }),
+        Ok((found, format)) => found.into_calls(format),
         Err(why) => refused(KEYWORDS, why),
     }
 }
 
 /// [`whole`] for text a marker says holds calls: any name.
 pub(super) fn all_calls(text: &str, tools: &Tools<'_, '_>) -> Option<Result<Vec<Value>, String>> {
-    calls(text, tools, false).map(|read| read.map(|(calls, _)| calls))
+    calls(text, tools, false).map(|read| read.map(|(found, _)| found.calls))
 }
 
-type Calls = (Vec<Value>, &'static str);
+type Calls = (Found, &'static str);
 
 fn calls(text: &str, tools: &Tools<'_, '_>, known: bool) -> Option<Result<Calls, String>> {
     let mut reader = Reader::new(text, 0);
@@ -66,6 +62,7 @@ fn calls(text: &str, tools: &Tools<'_, '_>, known: bool) -> Option<Result<Calls,
             .map_err(|e| format!("{} at {:?}", e.message, excerpt(&text[e.at..])));
         let pushed = read.and_then(|c| {
             all_objects &= is_object_form(&c);
+            found.spans.push(start..c.end);
             found.push(arguments(c, tools)?)
         });
         if let Err(why) = pushed {
@@ -98,7 +95,7 @@ fn calls(text: &str, tools: &Tools<'_, '_>, known: bool) -> Option<Result<Calls,
         return None;
     }
     let format = if all_objects { OBJECT } else { KEYWORDS };
-    Some(Ok((found.calls, format)))
+    Some(Ok((found, format)))
 }
 
 /// Calls of the union's tools inside prose: `Sure, get_weather(city="Paris") it is.` A name
@@ -130,6 +127,7 @@ pub(super) fn in_prose(text: &str, tools: &Tools<'_, '_>) -> Option<TextCalls> {
         match reader.call() {
             Ok(c) => {
                 all_objects &= is_object_form(&c);
+                found.spans.push(at..c.end);
                 at = c.end;
                 let format = if all_objects { OBJECT } else { KEYWORDS };
                 if let Err(why) = arguments(c, tools).and_then(|v| found.push(v)) {

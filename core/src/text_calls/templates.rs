@@ -43,6 +43,7 @@ pub(super) fn hermes(text: &str, tools: &Tools<'_, '_>) -> Option<TextCalls> {
                 one => vec![one],
             })
         } else {
+            found.spans.push(at..at + body.len());
             python_calls(body, tools)
         };
         match read.and_then(|calls| calls.into_iter().try_for_each(|c| found.push(c))) {
@@ -182,11 +183,13 @@ pub(super) fn python_tag(text: &str, tools: &Tools<'_, '_>) -> Option<TextCalls>
                 .and_then(|(value, end)| found.push(value).map(|()| end))
         } else {
             let mut reader = Reader::new(segment, at);
+            let start = at;
             reader
                 .call()
                 .map_err(|e| format!("{} at {:?}", e.message, excerpt(&segment[e.at..])))
                 .and_then(|c| {
                     let end = c.end;
+                    found.spans.push(start..end);
                     found.push(arguments(c, tools)?).map(|()| end)
                 })
         };

@@ -135,11 +135,11 @@ impl Toolset {
         let schema = self.schema();
         let (values, fixes) = match parser.parse_value(schema, raw) {
             // The answer is one; a call may be the first of several.
-            Ok(parsed) => match several_calls(parser, schema, raw) {
+            Ok(parsed) => match several_calls(parser, schema, raw, true) {
                 Some(Ok(many)) if many.0.len() > 1 && parsed.value.get("answer").is_none() => many,
                 _ => (vec![parsed.value], parsed.fixes),
             },
-            Err(e) => match several_calls(parser, schema, raw) {
+            Err(e) => match several_calls(parser, schema, raw, false) {
                 Some(found) => found?,
                 None => match self.with_model_names(parser, raw) {
                     Some(parsed) => (vec![parsed.value], parsed.fixes),

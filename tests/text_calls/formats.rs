@@ -235,3 +235,36 @@ fn name_and_arguments_object() {
         &[lamp()],
     );
 }
+
+#[test]
+fn a_dotted_name_is_the_tool_the_server_spells_so() {
+    let choice = super::toolset()
+        .parse("[math.triangle_area(base=10, height=4)]")
+        .unwrap();
+    let toolschema::Choice::Calls(calls) = choice else {
+        panic!("{choice}")
+    };
+    assert_eq!(calls[0].name(), "math.triangle_area");
+    assert_eq!(calls[0].model_name(), "math_triangle_area");
+    let (_, fixes) = super::derived("math.triangle_area(base=10, height=4)", 1);
+    assert!(
+        fixes.contains(
+            &r#"/name: matched "math.triangle_area" to the allowed value "math_triangle_area""#
+                .to_owned()
+        ),
+        "{fixes:?}"
+    );
+}
+
+#[test]
+fn calls_are_read_as_text_at_every_coercion_level() {
+    let parsed = toolschema::Parser::new()
+        .coercion(toolschema::Coercion::None)
+        .parse::<super::Step>(r#"[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": 3}"#)
+        .unwrap();
+    assert_eq!(parsed.value, super::steps(&[paris()])[0]);
+    assert_eq!(
+        super::lines(&parsed.fixes),
+        [super::text_fix(MISTRAL_ARGS, 1)]
+    );
+}

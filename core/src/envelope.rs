@@ -118,10 +118,59 @@ impl<'s> Union<'s> {
         Union::of(schema, alternatives)
     }
 
+    /// The union that a list's items make, at the root of a schema: `Vec<Step>`.
+    pub(crate) fn in_list(schema: &'s Schema) -> Option<Self> {
+        let root = schema.resolve(schema.root());
+        let items = schema.resolve(root.items.as_deref()?);
+        let alternatives = if items.one_of.is_empty() {
+            &items.any_of
+        } else {
+            &items.one_of
+        };
+        Union::of(schema, alternatives)
+    }
+
+    /// The union's name of the tool `name` names: exactly, or once case and separators are
+    /// ignored.
+    pub(crate) fn tool_name(&self, name: &str) -> Option<&'s str> {
+        self.tool(name).map(|t| t.name)
+    }
+
+    /// Whether `name` is a near miss of a tool's name (`get_wether`).
+    pub(crate) fn near_miss(&self, name: &str) -> bool {
+        suggest::closest(name, self.tools.iter().map(|t| t.name)).is_some()
+    }
+
+    /// The names of the parameters of the tool `name` names, in the schema's order.
+    pub(crate) fn parameters(&self, schema: &'s Schema, name: &str) -> Option<Vec<&'s str>> {
+        let arguments = schema.resolve(self.tool(name)?.arguments);
+        Some(
+            arguments
+                .properties
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect(),
+        )
+    }
+
     /// Reads a call written in another envelope as `{"name", "arguments"}`, where the value
     /// does not fit as written.
     pub(crate) fn normalize(&self, schema: &Schema, value: &mut Value, fixes: &mut Vec<Fix>) {
-        if schema.is_valid(value) {
+        let fits = schema.is_valid(value);
+        self.normalize_at(schema, fits, "", value, fixes);
+    }
+
+    /// [`Union::normalize`] for a call at `pointer` (an item of a list of calls), `fits`
+    /// saying whether it fits as written.
+    pub(crate) fn normalize_at(
+        &self,
+        schema: &Schema,
+        fits: bool,
+        pointer: &str,
+        value: &mut Value,
+        fixes: &mut Vec<Fix>,
+    ) {
+        if fits {
             return;
         }
         let Some(call) = self.read(schema, value, 0) else {
@@ -132,9 +181,14 @@ impl<'s> Union<'s> {
         }
         if let Some(shape) = call.shape {
             let kind = FixKind::CallEnvelope { shape };
-            fixes.push(Fix::new(kind, Location::Pointer(String::new())));
+            fixes.push(Fix::new(kind, Location::Pointer(pointer.to_owned())));
         }
-        fixes.extend(call.fixes);
+        fixes.extend(call.fixes.into_iter().map(|f| match f.location() {
+            Location::Pointer(p) if !pointer.is_empty() => {
+                Fix::new(f.kind().clone(), Location::Pointer(format!("{pointer}{p}")))
+            }
+            _ => f,
+        }));
         let mut map = Map::new();
         map.insert("name".into(), Value::String(call.name));
         map.insert("arguments".into(), call.arguments);
@@ -264,7 +318,8 @@ impl<'s> Union<'s> {
         }
     }
 
-    /// The tool `name` names: exactly, or once case and separators are ignored.
+    /// The tool `name` names: exactly, or once case and separators are ignored (the dots of
+    /// `math.triangle_area`, which the model-facing name `math_triangle_area` replaced).
     fn tool(&self, name: &str) -> Option<&Tool<'s>> {
         if let Some(tool) = self.tools.iter().find(|t| t.name == name) {
             return Some(tool);
@@ -374,9 +429,11 @@ fn quoted(key: &str) -> String {
     Value::String(key.to_owned()).to_string()
 }
 
+/// A name without case and separators: `Get-Weather`, `get weather` and `get.weather`
+/// are `getweather`.
 fn fold(s: &str) -> String {
     s.chars()
-        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .filter(|c| !matches!(c, '-' | '_' | ' ' | '.' | '/'))
         .flat_map(char::to_lowercase)
         .collect()
 }

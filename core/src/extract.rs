@@ -132,6 +132,29 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
     out
 }
 
+/// The reply as a model meant it to be read, for readers of text that is not JSON (tool
+/// calls in a chat template's format): without `<think>` blocks and without code fence
+/// markers, each reported.
+pub(crate) fn visible(raw: &str) -> (String, Vec<Fix>) {
+    let mut fixes = Vec::new();
+    let visible = strip_thinking(raw, &mut fixes);
+    let fences = fences(&visible);
+    if fences.is_empty() {
+        return (visible, fixes);
+    }
+    fixes.push(reply_fix(FixKind::CodeFence));
+    (without_fences(&visible, &fences).0, fixes)
+}
+
+/// The JSON span (`{…}` or `[…]`, brackets inside strings not counted) that starts `text`;
+/// one still open at the end runs to the end.
+pub(crate) fn first_span(text: &str) -> Option<&str> {
+    if !text.starts_with(['{', '[']) {
+        return None;
+    }
+    spans_scanned(text, true, 1).into_iter().next()
+}
+
 /// Sorts texts so that the longest come first; texts of one length keep their order.
 fn longest_first(texts: &mut [&str]) {
     if texts.len() > 1 {
@@ -139,7 +162,7 @@ fn longest_first(texts: &mut [&str]) {
     }
 }
 
-fn is_strict_json(text: &str) -> bool {
+pub(crate) fn is_strict_json(text: &str) -> bool {
     serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
@@ -235,14 +258,14 @@ fn wrapped(text: &str) -> Vec<(String, &str)> {
 /// next three; when none close it, the text from them is scanned again with quotes taken
 /// one by one. So the text is scanned at most three times.
 fn json_spans(text: &str) -> Vec<&str> {
-    spans_scanned(text, true)
+    spans_scanned(text, true, MAX_CANDIDATES)
 }
 
-/// [`json_spans`], with `\"` read as an escaped quote when `escapes`. A double-quoted
+/// [`json_spans`], the first `most`, with `\"` read as an escaped quote when `escapes`. A double-quoted
 /// string that runs to the end of the text may have ended at a quote after a backslash
 /// that escapes nothing (`"C:\temp\", "n": 1`): the text is then scanned again with
 /// such quotes ending strings, so at most twice as often.
-fn spans_scanned(text: &str, escapes: bool) -> Vec<&str> {
+fn spans_scanned(text: &str, escapes: bool, most: usize) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut depth = 0usize;
@@ -279,7 +302,7 @@ fn spans_scanned(text: &str, escapes: bool) -> Vec<&str> {
                     i = open + 1;
                     continue;
                 }
-                Some((b'"', _, false, _)) if escapes => return spans_scanned(text, false),
+                Some((b'"', _, false, _)) if escapes => return spans_scanned(text, false, most),
                 _ => break,
             }
         };
@@ -327,7 +350,7 @@ fn spans_scanned(text: &str, escapes: bool) -> Vec<&str> {
                 depth -= 1;
                 if depth == 0 {
                     spans.push(&text[start..i]);
-                    if spans.len() >= MAX_CANDIDATES {
+                    if spans.len() >= most {
                         return spans;
                     }
                 }

@@ -85,6 +85,7 @@ pub mod render;
 pub mod repair;
 mod schema;
 mod strict;
+mod text_calls;
 pub mod toolset;
 mod validate;
 

@@ -1,14 +1,19 @@
 //! The lenient parse: raw model text → extract → repair → coerce → strict validation.
 
+mod calls;
+
 use serde_json::Value;
 
 use crate::Error;
 use crate::coerce::{Coercion, coerce, several_values};
 use crate::envelope::Union;
 use crate::error::{Violation, ViolationKind};
-use crate::extract::{Candidate, candidates};
+use crate::extract::{Candidate, candidates, is_strict_json, visible};
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::{Schema, ToolSchema, Types};
+use crate::text_calls::{self, Scope, Tools};
+
+pub(crate) use calls::several_calls;
 
 /// Reads a `T` from whatever a model wrote: JSON in code fences, XML-style wrappers or
 /// prose, with local syntax repair and safe coercion, then the strict deserializer.
@@ -126,6 +131,9 @@ impl Parser {
                 continue;
             }
             if violations.is_empty() {
+                if let Some(more) = self.more_calls(schema, raw, &text, &value) {
+                    return more;
+                }
                 let reason = match bare_word {
                     Some(_) => "the first JSON value that fits the schema",
                     None => "the first that fits the schema",
@@ -142,6 +150,9 @@ impl Parser {
         if let Some((index, Parsed { value, fixes })) = bare_word {
             let reason = "the first that fits the schema";
             return Ok(chosen(index, total, reason, value, fixes));
+        }
+        if let Some((_, read)) = self.text_calls(schema, raw, Scope::WithProse, None) {
+            return read;
         }
         // A reply that is not JSON at all may be the answer itself, where a string is
         // what is asked for.
@@ -174,6 +185,124 @@ impl Parser {
                 ))
             })),
         }
+    }
+}
+
+impl Parser {
+    /// The calls a reply writes in a text format, where a candidate that fits holds fewer
+    /// of them (`value`, the first of two `<tool_call>` blocks): all of them for a list of
+    /// calls, and for one call the violation that there are several, so that none is
+    /// dropped unsaid. A reply that is JSON as a whole is read as written.
+    fn more_calls(
+        &self,
+        schema: &Schema,
+        raw: &str,
+        candidate: &str,
+        value: &Value,
+    ) -> Option<Result<Parsed<Value>, Error>> {
+        let have = match value {
+            Value::Array(items) => items.len(),
+            Value::Object(map) if map.contains_key("name") => 1,
+            _ => return None,
+        };
+        if is_strict_json(raw) {
+            return None;
+        }
+        let (count, read) = self.text_calls(schema, raw, Scope::Marked, Some(candidate))?;
+        (count > have).then_some(read)
+    }
+
+    /// Tool calls written in a chat template's text format ([`crate::text_calls`]), for a
+    /// union of tools at the root (one call) or a list of them (the calls), and how many
+    /// were read; `None` when the schema is no such union or the reply writes no calls so.
+    /// Asked once no candidate fits: a reply that fits as written is read as written.
+    ///
+    /// With `fitted`, the text of a candidate that fits: calls read inside it are its
+    /// strings' content, not calls, and the reading is not taken.
+    fn text_calls(
+        &self,
+        schema: &Schema,
+        raw: &str,
+        scope: Scope,
+        fitted: Option<&str>,
+    ) -> Option<(usize, Result<Parsed<Value>, Error>)> {
+        let (union, listed) = match Union::at_root(schema) {
+            Some(union) => (union, false),
+            None => (Union::in_list(schema)?, true),
+        };
+        let (text, mut fixes) = visible(raw);
+        let read = text_calls::read(
+            &text,
+            &Tools {
+                union: &union,
+                schema,
+            },
+            scope,
+        )?;
+        if let Some(fitted) = fitted {
+            let start = text.find(fitted.trim())?;
+            let inside = start..start + fitted.trim().len();
+            let within = |s: &std::ops::Range<usize>| {
+                inside.start <= s.start && s.end <= inside.end && *s != inside
+            };
+            if read.spans.iter().any(within) {
+                return None;
+            }
+        }
+        let count = read.calls.as_ref().map_or(0, Vec::len);
+        let refused = |message: String, fixes: Vec<Fix>| {
+            let violation = Violation::new("", ViolationKind::Invalid { message });
+            Some((count, Err(Error::single(violation).with_fixes(fixes))))
+        };
+        let calls = match read.calls {
+            Ok(calls) => calls,
+            Err(why) => {
+                let message = format!(
+                    "a tool call written as {} that could not be read: {why}",
+                    read.format
+                );
+                return refused(message, fixes);
+            }
+        };
+        let kind = FixKind::TextToolCall {
+            format: read.format,
+            count: calls.len(),
+        };
+        fixes.push(Fix::new(kind, Location::Reply));
+        fixes.extend(read.fixes);
+        let coerced = self.coercion != Coercion::None;
+        let mut value = if listed {
+            let items_node = schema.resolve(schema.root()).items.as_deref()?;
+            let mut items = calls;
+            for (i, item) in items.iter_mut().enumerate().filter(|_| coerced) {
+                let fits = schema.passes(items_node, item);
+                union.normalize_at(schema, fits, &format!("/{i}"), item, &mut fixes);
+            }
+            Value::Array(items)
+        } else {
+            let count = calls.len();
+            let Ok([mut call]) = <[Value; 1]>::try_from(calls) else {
+                let message = format!(
+                    "the reply makes {count} tool calls, and one call or the answer is read \
+                     here: make one call"
+                );
+                return refused(message, fixes);
+            };
+            if coerced {
+                union.normalize(schema, &mut call, &mut fixes);
+            }
+            call
+        };
+        coerce(schema, &mut value, self.coercion, &mut fixes);
+        let violations = schema.violations(&value);
+        Some((
+            count,
+            if violations.is_empty() {
+                Ok(Parsed { value, fixes })
+            } else {
+                Err(Error::new(violations).with_fixes(fixes))
+            },
+        ))
     }
 }
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::request::{Shaped, Target};
 use crate::Error;
 use crate::extract::candidates;
-use crate::parse::{Parsed, Parser};
+use crate::parse::{Parsed, Parser, several_calls};
 use crate::provider::{Mode, Reply};
 use crate::repair::{Fix, repair};
 
@@ -28,7 +28,22 @@ pub(super) fn read(
         }
         return Ok((values, fixes));
     }
+    // Several calls written as text (a list, a `<tool_call>` block each, Python calls, …)
+    // are every call, as several native calls are; the answer is one value.
+    let several = |read_as_one: bool| {
+        (target.tools.is_some() && reply.tool_calls.is_empty())
+            .then(|| several_calls(parser, &target.schema, raw, read_as_one))
+            .flatten()
+            .and_then(Result::ok)
+            .filter(|(values, _)| values.len() > 1)
+    };
     let parsed = parse(parser, target, raw, shaped).or_else(|e| {
+        if let Some((values, fixes)) = several(false) {
+            return Ok(Parsed {
+                value: Value::Array(values),
+                fixes,
+            });
+        }
         // Several calls written as a JSON array.
         if let Some(Value::Array(items)) = closest(raw)
             && items.len() > 1
@@ -69,6 +84,11 @@ pub(super) fn read(
         }
         Err(e)
     })?;
+    if parsed.value.get("answer").is_none()
+        && let Some(many) = several(true)
+    {
+        return Ok(many);
+    }
     let values = match parsed.value {
         Value::Array(items) if !target.schema.is_valid(&Value::Array(items.clone())) => items,
         value => vec![value],

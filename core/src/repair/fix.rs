@@ -127,6 +127,11 @@ pub enum FixKind {
     SeveralValues { count: usize },
     /// A tool call written in another envelope was read as `{"name", "arguments"}`.
     CallEnvelope { shape: String },
+    /// Tool calls written in a chat template's text format (`<tool_call>{…}</tool_call>`,
+    /// `[TOOL_CALLS]name[ARGS]{…}`, `<function=name>{…}</function>`, `<|python_tag|>{…}`,
+    /// `[get_weather(city="Paris")]`, `get_weather({…})`) were read as the union's calls.
+    /// `format` is the format as shown here; `count` the calls read.
+    TextToolCall { format: &'static str, count: usize },
 }
 
 impl Fix {
@@ -262,6 +267,12 @@ impl Display for FixKind {
                 f,
                 "read a tool call written as {shape} as {{\"name\": …, \"arguments\": …}}"
             ),
+            FixKind::TextToolCall { format, count: 1 } => {
+                write!(f, "read a tool call written as text, {format}")
+            }
+            FixKind::TextToolCall { format, count } => {
+                write!(f, "read {count} tool calls written as text, {format}")
+            }
         }
     }
 }

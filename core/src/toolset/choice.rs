@@ -8,11 +8,9 @@ use super::check::{CheckPanic, Failed};
 use super::{Source, Toolset};
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
-use crate::parse::{Parsed, Parser};
+use crate::parse::{Parsed, Parser, several_calls};
 use crate::repair::{Fix, FixKind, Location};
 use crate::schema::ToolSchema;
-
-mod several;
 
 /// What a reply to a [`Toolset`] chose: tool calls (one or several), or the answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,11 +134,12 @@ impl Toolset {
     pub fn read(&self, parser: &Parser, raw: &str) -> Result<Parsed<Choice>, ReadError> {
         let schema = self.schema();
         let (values, fixes) = match parser.parse_value(schema, raw) {
-            Ok(parsed) => match several::calls(parser, schema, raw) {
-                Some(Ok(many)) if many.0.len() > 1 => many,
+            // The answer is one; a call may be the first of several.
+            Ok(parsed) => match several_calls(parser, schema, raw, true) {
+                Some(Ok(many)) if many.0.len() > 1 && parsed.value.get("answer").is_none() => many,
                 _ => (vec![parsed.value], parsed.fixes),
             },
-            Err(e) => match several::calls(parser, schema, raw) {
+            Err(e) => match several_calls(parser, schema, raw, false) {
                 Some(found) => found?,
                 None => match self.with_model_names(parser, raw) {
                     Some(parsed) => (vec![parsed.value], parsed.fixes),

@@ -552,5 +552,8 @@ mod properties;
 #[path = "repair/syntax.rs"]
 mod syntax;
 
+#[path = "repair/json_in_strings.rs"]
+mod json_in_strings;
+
 #[path = "repair/variants.rs"]
 mod variants;

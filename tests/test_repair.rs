@@ -552,6 +552,9 @@ mod properties;
 #[path = "repair/syntax.rs"]
 mod syntax;
 
+#[path = "repair/hash_comments.rs"]
+mod hash_comments;
+
 #[path = "repair/json_in_strings.rs"]
 mod json_in_strings;
 

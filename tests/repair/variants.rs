@@ -305,6 +305,9 @@ fn hostile_inputs_take_linear_time() {
         ("{", r#""a": "x {"b": "c"} d", "#),
         ("[", r#""x {"a": "#),
         ("{", r#""a": "[[[[{"b", "#),
+        // `#` after a quote on one long line: each looks along the line, bounded.
+        ("{", r#""a": "x" # "y", "#),
+        ("[", "#a #b, "),
     ];
     for (open, piece) in pieces {
         let small = format!("{open}{}", piece.repeat(1_000));

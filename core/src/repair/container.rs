@@ -4,19 +4,19 @@ use serde_json::{Map, Value};
 
 use super::member::stray_words;
 use super::string::{Stop, is_quote};
-use super::{Failure, FixKind, Read, Repairer, Role, Slot};
+use super::{Blank, Failure, FixKind, Read, Repairer, Role, Slot};
 
 impl Repairer<'_> {
     /// Skips `...` standing for elided items, and a comma after it.
-    fn skip_ellipsis(&mut self) {
-        self.skip_blank();
+    fn skip_ellipsis(&mut self, blank: Blank) {
+        self.skip(blank);
         if self.text[self.pos..].starts_with("...") {
             self.fix(FixKind::Ellipsis, self.pos);
             self.pos += 3;
-            self.skip_blank();
+            self.skip(blank);
             if self.peek() == Some(',') {
                 self.bump();
-                self.skip_blank();
+                self.skip(blank);
             }
         }
     }
@@ -25,7 +25,13 @@ impl Repairer<'_> {
     /// bracket (or, mismatched, the other kind, which closes it too), a comma (reporting
     /// one that trails, leads or is missing) and an ellipsis.
     fn separator(&mut self, close: char, first: &mut bool) -> Slot {
-        self.skip_blank();
+        // In an array, an item may start with `#` (`[#fff, #000]`).
+        let blank = if close == ']' {
+            Blank::Item
+        } else {
+            Blank::Lines
+        };
+        self.skip(blank);
         match self.peek() {
             None => {
                 self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
@@ -46,7 +52,7 @@ impl Repairer<'_> {
             if self.peek() == Some(',') {
                 let comma = self.pos;
                 self.bump();
-                self.skip_blank();
+                self.skip(blank);
                 if matches!(self.peek(), Some('}' | ']')) {
                     self.fix(FixKind::TrailingComma, comma);
                     return Slot::Skip;
@@ -64,7 +70,7 @@ impl Repairer<'_> {
             return Slot::Skip;
         }
         *first = false;
-        self.skip_ellipsis();
+        self.skip_ellipsis(blank);
         if self.peek().is_none_or(|c| c == close) {
             return Slot::Skip;
         }

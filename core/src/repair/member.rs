@@ -21,7 +21,7 @@
 //! quoted JSON, so the repair stays linear.
 
 use super::string::is_quote;
-use super::{Repairer, Role};
+use super::{Repairer, Role, line_comment};
 
 /// The most bytes of stray words looked at before a key.
 const WORDS_LIMIT: usize = 64;
@@ -81,7 +81,8 @@ fn member_starts(text: &str) -> bool {
         return true;
     };
     match c {
-        '}' | '/' | '#' => true,
+        '}' | '/' => true,
+        '#' => line_comment(rest),
         '.' => rest.starts_with("..."),
         c if is_quote(c) => quoted_key_then_colon(rest, true),
         c if is_word(c) => {
@@ -124,7 +125,8 @@ fn item_starts(text: &str, open: bool) -> bool {
     }
     let mut prev = ' ';
     for (i, c) in rest.char_indices().take_while(|&(i, _)| i <= KEY_LIMIT) {
-        if matches!(c, ',' | ']' | '[' | '{' | '}' | '\n') {
+        // A `#` after blank may start a comment after the item (`null # "a"`).
+        if matches!(c, ',' | ']' | '[' | '{' | '}' | '\n') || (c == '#' && prev == ' ') {
             return true;
         }
         // An apostrophe between letters is part of the word (`Bob's`).
@@ -229,7 +231,8 @@ pub(super) fn embedded_json_end(text: &str, open: usize) -> Option<usize> {
 fn container_may_end(text: &str) -> bool {
     let rest = text.trim_start_matches(|c: char| c.is_whitespace() || c == '}' || c == ']');
     match rest.chars().next() {
-        None | Some('/' | '#') => true,
+        None | Some('/') => true,
+        Some('#') => line_comment(rest),
         Some(',') => member_starts(&rest[1..]) || item_starts(&rest[1..], false),
         Some(_) => false,
     }

@@ -3,7 +3,7 @@
 use serde_json::{Number, Value};
 
 use super::string::is_quote;
-use super::{Failure, FixKind, Read, Repairer, is_delimiter};
+use super::{Failure, FixKind, Read, Repairer, is_delimiter, line_comment};
 
 impl Repairer<'_> {
     /// A number, or `None` when the text here is not one (a date, say).
@@ -145,6 +145,19 @@ impl Repairer<'_> {
                     .next_back()
                     .is_some_and(char::is_alphanumeric)
                 && self.peek_at(c.len_utf8()).is_some_and(char::is_alphabetic);
+            // `true # yes`: a `#` after blank starts a comment before blank or after a
+            // literal (`null #none`); in `issue #12` it is the word's.
+            let hash_comment = c == '#' && {
+                let rest = &self.text[self.pos..];
+                let before = &self.text[start..self.pos];
+                before.ends_with([' ', '\t'])
+                    && (rest[1..]
+                        .chars()
+                        .next()
+                        .is_none_or(|n| matches!(n, ' ' | '\t' | '\r' | '\n' | '#'))
+                        || literal(before.trim_end()).is_some())
+                    && line_comment(rest)
+            };
             // `null: "b"`: a literal before a colon is a value the colon follows, never
             // the start of a longer word (`10:30` and `http://` are read whole).
             let after_literal =
@@ -152,6 +165,7 @@ impl Repairer<'_> {
             if matches!(c, ',' | '[' | ']' | '{' | '}' | '\n')
                 || (is_quote(c) && !apostrophe)
                 || comment
+                || hash_comment
                 || after_literal
             {
                 break;

@@ -236,10 +236,11 @@ impl Repairer<'_> {
                     || (self.value_may_end(role, next, inner % 2 == 1)
                         && (first_end.is_none() || next.is_some()));
                 // JSON quoted inside the string: its brackets close further on, and the
-                // string goes on after them. The quote closes one of its strings, or, after
-                // a delimiter, opens one.
+                // string goes on after them. The quote closes one of its strings (one that
+                // a quote kept inside opened), or, after a delimiter, opens one.
                 let open_brackets = (curlies.max(0) + squares.max(0)) as usize;
-                let embedded = (looks_ahead && open == '"' && open_brackets > 0)
+                let opens_or_closes = inner % 2 == usize::from(ends_here);
+                let embedded = (looks_ahead && open == '"' && open_brackets > 0 && opens_or_closes)
                     .then(|| {
                         let from = if ends_here { after_quote } else { quote_at };
                         let end = embedded_json_end(&self.text[from..], open_brackets)?;

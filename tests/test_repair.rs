@@ -552,6 +552,9 @@ mod properties;
 #[path = "repair/syntax.rs"]
 mod syntax;
 
+#[path = "repair/extra_closers.rs"]
+mod extra_closers;
+
 #[path = "repair/hash_comments.rs"]
 mod hash_comments;
 

@@ -308,6 +308,9 @@ fn hostile_inputs_take_linear_time() {
         // `#` after a quote on one long line: each looks along the line, bounded.
         ("{", r#""a": "x" # "y", "#),
         ("[", "#a #b, "),
+        // Closing brackets too many: counted once.
+        ("[", r#"{"a": 1}}, "#),
+        ("{", r#""a": [1]], "#),
     ];
     for (open, piece) in pieces {
         let small = format!("{open}{}", piece.repeat(1_000));

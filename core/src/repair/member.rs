@@ -72,6 +72,22 @@ impl Repairer<'_> {
     }
 }
 
+/// Whether `text`, past blank, is a comma and a member (`close` being `}`) or an item
+/// (`]`): what goes on in a container.
+pub(super) fn continues(close: char, text: &str) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix(',') else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    !rest.is_empty()
+        && !rest.starts_with(['}', ']'])
+        && if close == '}' {
+            member_starts(rest)
+        } else {
+            item_starts(rest, false)
+        }
+}
+
 /// Whether `text`, past blank, starts a member or ends the object: a quoted or bare key
 /// and its colon, stray words before a quoted key and its colon, a `}`, a comment, an
 /// ellipsis, or the end of the text, which may have cut the member off.

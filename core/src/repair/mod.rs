@@ -67,6 +67,7 @@ pub fn repair(text: &str) -> Result<(Value, Vec<Fix>), Error> {
         no_triple_end: [usize::MAX; 2],
         string_role: Role::Other,
         no_look_before: 0,
+        excess_closers: None,
     };
     match repairer.document() {
         Ok(value) => Ok((value, repairer.fixes)),
@@ -159,6 +160,9 @@ struct Repairer<'a> {
     /// Strings that start before this offset end at the first quote followed by a
     /// delimiter: a string that looked further for its end quote failed here.
     no_look_before: usize,
+    /// How many more `}` and `]` than `{` and `[` the text holds outside strings, less
+    /// those dropped as extra (`container.rs`); counted when first needed.
+    excess_closers: Option<[isize; 2]>,
 }
 
 /// Characters that may follow a value.

@@ -68,7 +68,8 @@ pub enum FixKind {
     TripleQuotes,
     /// `TRUE`, `FALSE`, `NULL` or `Null` was read as the JSON literal.
     LiteralCase { literal: &'static str },
-    /// A number written with digit separators (`1_000`) was read as the number.
+    /// A number written with digit separators (`1_000`, `1_234.5_6`) was read as the
+    /// number.
     DigitSeparators,
     /// A member written without a value (`"a": ,`) was dropped, not filled in.
     MissingValue { key: String },

@@ -4,6 +4,7 @@
 //!
 //! `recovery/shapes.rs`: a value for an object's one required field, an object wrapped in
 //! a key the schema lacks, several values for a list, an enum value with a note.
+//! `recovery/joined_lists.rs`: several lists where one is expected.
 //! `recovery/keys.rs`: keys in another case, unknown keys. `recovery/envelopes.rs`: tool
 //! calls in other envelopes, and the shape to write when a union reply cannot be read.
 //! `recovery/properties.rs`: any valid document is read as it is, with no fix.
@@ -73,6 +74,9 @@ mod shapes;
 
 #[path = "recovery/keys.rs"]
 mod keys;
+
+#[path = "recovery/joined_lists.rs"]
+mod joined_lists;
 
 #[path = "recovery/envelopes.rs"]
 mod envelopes;

@@ -3,7 +3,9 @@
 //! repairs and truncated replies are here, extraction in `repair/extraction.rs`, coercion
 //! in `repair/coercion.rs`; and, in `repair/properties.rs`, properties over generated text
 //! (valid JSON is read as it is, a truncated reply never gains content, several values are
-//! never read as one, no input panics).
+//! never read as one, no input panics). Classes with their cases, generated variants and
+//! the valid input they leave alone: `repair/json_in_strings.rs`, `repair/hash_comments.rs`,
+//! `repair/extra_closers.rs`, `repair/numbers.rs`.
 
 // Test types are built and compared whole; not every field is read on its own.
 #![allow(dead_code)]
@@ -551,6 +553,18 @@ mod properties;
 
 #[path = "repair/syntax.rs"]
 mod syntax;
+
+#[path = "repair/extra_closers.rs"]
+mod extra_closers;
+
+#[path = "repair/hash_comments.rs"]
+mod hash_comments;
+
+#[path = "repair/json_in_strings.rs"]
+mod json_in_strings;
+
+#[path = "repair/numbers.rs"]
+mod numbers;
 
 #[path = "repair/variants.rs"]
 mod variants;

@@ -301,6 +301,16 @@ fn hostile_inputs_take_linear_time() {
         ("[", "1_000_0, "),
         ("[", "''', "),
         ("", "<think>{\"a\": \""),
+        // JSON quoted inside strings: each quote after an open brace looks ahead.
+        ("{", r#""a": "x {"b": "c"} d", "#),
+        ("[", r#""x {"a": "#),
+        ("{", r#""a": "[[[[{"b", "#),
+        // `#` after a quote on one long line: each looks along the line, bounded.
+        ("{", r#""a": "x" # "y", "#),
+        ("[", "#a #b, "),
+        // Closing brackets too many: counted once.
+        ("[", r#"{"a": 1}}, "#),
+        ("{", r#""a": [1]], "#),
     ];
     for (open, piece) in pieces {
         let small = format!("{open}{}", piece.repeat(1_000));

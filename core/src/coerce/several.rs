@@ -7,11 +7,17 @@
 //! values written as JSON, not prose: no bare word read as a string, no quote or bracket
 //! guessed, nothing cut off; and only when it makes the reply fit.
 //!
+//! Where the values are lists (`[1, 2]\n[3]`, `[{…}][{…}]`), and objects beside them,
+//! and the list of them does not fit, the items of the lists are the items: one list of
+//! every item, in order ([`FixKind::JoinedLists`]). A list of lists that fits as written
+//! is read as written.
+//!
 //! At the default level ([`Coercion::Safe`]) and above: the items are exactly the values
 //! the model wrote, in its order, and the schema asks for a list of them; the other
 //! readings are wrong values (one string `yes", "no`, or only the first object of several
-//! lines, which drops the rest). Under [`Coercion::None`] the reply stays refused with its
-//! syntax error, which tells the model to write one value.
+//! lines, or the first list of several, which drops the rest). Under [`Coercion::None`]
+//! the reply stays refused with its syntax error, which tells the model to write one
+//! value.
 
 use serde_json::Value;
 
@@ -37,28 +43,51 @@ pub(crate) fn several_values(
         if repair(&candidate.text).is_ok() {
             continue;
         }
-        let Some((mut value, repairs)) = read_as_list(&candidate.text) else {
+        let Some((value, repairs)) = read_as_list(&candidate.text) else {
             continue;
         };
-        let Value::Array(items) = &value else {
+        let Value::Array(values) = &value else {
             continue;
         };
-        let mut fixes = candidate.fixes.clone();
-        fixes.push(Fix::new(
-            FixKind::SeveralValues { count: items.len() },
-            Location::Reply,
-        ));
-        fixes.extend(repairs);
-        coerce(schema, &mut value, level, &mut fixes);
-        if !schema.is_valid(&value) {
-            continue;
+        let count = values.len();
+        // The values as the items, or, where they are lists (and objects), their items.
+        let readings = [
+            Some((value.clone(), FixKind::SeveralValues { count })),
+            joined(values).map(|items| (items, FixKind::JoinedLists { count })),
+        ];
+        for (mut value, kind) in readings.into_iter().flatten() {
+            let mut fixes = candidate.fixes.clone();
+            fixes.push(Fix::new(kind, Location::Reply));
+            fixes.extend(repairs.iter().cloned());
+            coerce(schema, &mut value, level, &mut fixes);
+            if !schema.is_valid(&value) {
+                continue;
+            }
+            let earlier_inside = candidates[..index]
+                .iter()
+                .all(|c| candidate.text.contains(c.text.as_str()));
+            return earlier_inside.then_some((index, value, fixes));
         }
-        let earlier_inside = candidates[..index]
-            .iter()
-            .all(|c| candidate.text.contains(c.text.as_str()));
-        return earlier_inside.then_some((index, value, fixes));
     }
     None
+}
+
+/// `[1, 2]\n[3]`, `[{…}]\n{…}`: the items of the lists, and the objects, as one list, in
+/// order; `None` unless the values are lists and objects, one a list at least.
+fn joined(values: &[Value]) -> Option<Value> {
+    let lists =
+        values.iter().any(Value::is_array) && values.iter().all(|v| v.is_array() || v.is_object());
+    lists.then(|| {
+        Value::Array(
+            values
+                .iter()
+                .flat_map(|v| match v {
+                    Value::Array(items) => items.clone(),
+                    other => vec![other.clone()],
+                })
+                .collect(),
+        )
+    })
 }
 
 /// `text` read as the items of a list, if it holds two or more values written as JSON.

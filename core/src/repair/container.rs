@@ -2,21 +2,21 @@
 
 use serde_json::{Map, Value};
 
-use super::member::stray_words;
+use super::member::{continues, stray_words};
 use super::string::{Stop, is_quote};
-use super::{Failure, FixKind, Read, Repairer, Role, Slot};
+use super::{Blank, Failure, FixKind, Read, Repairer, Role, Slot};
 
 impl Repairer<'_> {
     /// Skips `...` standing for elided items, and a comma after it.
-    fn skip_ellipsis(&mut self) {
-        self.skip_blank();
+    fn skip_ellipsis(&mut self, blank: Blank) {
+        self.skip(blank);
         if self.text[self.pos..].starts_with("...") {
             self.fix(FixKind::Ellipsis, self.pos);
             self.pos += 3;
-            self.skip_blank();
+            self.skip(blank);
             if self.peek() == Some(',') {
                 self.bump();
-                self.skip_blank();
+                self.skip(blank);
             }
         }
     }
@@ -25,17 +25,35 @@ impl Repairer<'_> {
     /// bracket (or, mismatched, the other kind, which closes it too), a comma (reporting
     /// one that trails, leads or is missing) and an ellipsis.
     fn separator(&mut self, close: char, first: &mut bool) -> Slot {
-        self.skip_blank();
+        // In an array, an item may start with `#` (`[#fff, #000]`).
+        let blank = if close == ']' {
+            Blank::Item
+        } else {
+            Blank::Lines
+        };
+        self.skip(blank);
         match self.peek() {
             None => {
                 self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
                 return Slot::Closed;
             }
             Some(c) if c == close => {
+                // `{"a": {"b": 1}}, "c": 2}`: the document's own bracket, the document
+                // going on after it.
+                if self.depth == 1
+                    && continues(close, &self.text[self.pos + 1..])
+                    && self.drop_extra(c, None)
+                {
+                    return Slot::Skip;
+                }
                 self.bump();
                 return Slot::Closed;
             }
-            Some('}' | ']') => {
+            Some(c @ ('}' | ']')) => {
+                // `[{"a": 1}},{"a": 2}]`: one too many, where `]` is not short.
+                if self.drop_extra(c, Some(close)) {
+                    return Slot::Skip;
+                }
                 self.fix(FixKind::ClosedBrackets { count: 1 }, self.pos);
                 self.bump();
                 return Slot::Closed;
@@ -46,7 +64,7 @@ impl Repairer<'_> {
             if self.peek() == Some(',') {
                 let comma = self.pos;
                 self.bump();
-                self.skip_blank();
+                self.skip(blank);
                 if matches!(self.peek(), Some('}' | ']')) {
                     self.fix(FixKind::TrailingComma, comma);
                     return Slot::Skip;
@@ -64,11 +82,30 @@ impl Repairer<'_> {
             return Slot::Skip;
         }
         *first = false;
-        self.skip_ellipsis();
+        self.skip_ellipsis(blank);
         if self.peek().is_none_or(|c| c == close) {
             return Slot::Skip;
         }
         Slot::Next
+    }
+
+    /// Drops the closing bracket `c` here as one too many, if the text holds more of its
+    /// kind than opening ones (and, for a bracket standing where `instead` should, no
+    /// fewer of that kind than opening ones: then `c` stands for it).
+    fn drop_extra(&mut self, c: char, instead: Option<char>) -> bool {
+        let kind = |c: char| usize::from(c == ']');
+        let excess = *self
+            .excess_closers
+            .get_or_insert_with(|| excess_closers(self.text));
+        let extra = excess[kind(c)] > 0 && instead.is_none_or(|k| excess[kind(k)] >= 0);
+        if extra {
+            if let Some(counts) = &mut self.excess_closers {
+                counts[kind(c)] -= 1;
+            }
+            self.fix(FixKind::ExtraClosingBracket, self.pos);
+            self.bump();
+        }
+        extra
     }
 
     pub(super) fn object(&mut self) -> Result<Read, Failure> {
@@ -215,4 +252,25 @@ impl Repairer<'_> {
         self.depth -= 1;
         Ok(Read::Value(Value::Array(items)))
     }
+}
+
+/// How many more `}` and `]` than `{` and `[` `text` holds outside strings in double
+/// quotes.
+fn excess_closers(text: &str) -> [isize; 2] {
+    let mut counts = [0isize; 2];
+    let (mut in_string, mut escaped) = (false, false);
+    for b in text.bytes() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if in_string => escaped = true,
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'{' => counts[0] -= 1,
+            b'}' => counts[0] += 1,
+            b'[' => counts[1] -= 1,
+            b']' => counts[1] += 1,
+            _ => {}
+        }
+    }
+    counts
 }

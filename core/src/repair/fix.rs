@@ -68,7 +68,8 @@ pub enum FixKind {
     TripleQuotes,
     /// `TRUE`, `FALSE`, `NULL` or `Null` was read as the JSON literal.
     LiteralCase { literal: &'static str },
-    /// A number written with digit separators (`1_000`) was read as the number.
+    /// A number written with digit separators (`1_000`, `1_234.5_6`) was read as the
+    /// number.
     DigitSeparators,
     /// A member written without a value (`"a": ,`) was dropped, not filled in.
     MissingValue { key: String },
@@ -125,6 +126,9 @@ pub enum FixKind {
     DroppedUnknownKey { key: String },
     /// Several JSON values were read as the items of the list expected.
     SeveralValues { count: usize },
+    /// Several JSON lists (and objects) one after another (`[1, 2]\n[3]`) were read as one
+    /// list of their items, where a list is expected and the list of them does not fit.
+    JoinedLists { count: usize },
     /// A tool call written in another envelope was read as `{"name", "arguments"}`.
     CallEnvelope { shape: String },
     /// Tool calls written in a chat template's text format (`<tool_call>{…}</tool_call>`,
@@ -262,6 +266,9 @@ impl Display for FixKind {
             FixKind::DroppedUnknownKey { key } => write!(f, "dropped the unknown key {key:?}"),
             FixKind::SeveralValues { count } => {
                 write!(f, "read {count} JSON values as the items of a list")
+            }
+            FixKind::JoinedLists { count } => {
+                write!(f, "joined {count} JSON lists into one list of their items")
             }
             FixKind::CallEnvelope { shape } => write!(
                 f,

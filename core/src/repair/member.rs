@@ -8,16 +8,27 @@
 //! followed by a colon or a parenthesis; after a comma, a member (or item) must start;
 //! after a quote, a key and its colon (or, in an array, an item: the comma missing); on
 //! the next line, a comma and a member, or a member (`"say "hi"\nthen go"` is one string).
-//! Each
-//! look ahead reads at most a few words and one short key, so the repair stays linear.
+//!
+//! A string that holds brackets it has not closed may hold JSON quoted with its quotes
+//! unescaped: in `{"reason": "the answer is {"blank_1": "music"}, which is wrong"}` the
+//! quote after `music` is followed by `}`, which may follow a value, but the `}` closes
+//! the brace of the string, and `, which is wrong"` can follow no object. Where the
+//! brackets the string opened close a little further on, and what follows their closing
+//! can follow no container's end, the quotes up to there are inside the string
+//! ([`embedded_json_end`]). In valid JSON what follows a container's end always can.
+//!
+//! Each look ahead reads at most a few words, one short key or a bounded stretch of
+//! quoted JSON, so the repair stays linear.
 
 use super::string::is_quote;
-use super::{Repairer, Role};
+use super::{Repairer, Role, line_comment};
 
 /// The most bytes of stray words looked at before a key.
 const WORDS_LIMIT: usize = 64;
 /// The most bytes of a quoted key, or of a bare item, looked at.
 const KEY_LIMIT: usize = 256;
+/// The most bytes of JSON quoted inside a string looked at.
+const EMBEDDED_LIMIT: usize = 512;
 
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '-' || c == '$'
@@ -61,6 +72,22 @@ impl Repairer<'_> {
     }
 }
 
+/// Whether `text`, past blank, is a comma and a member (`close` being `}`) or an item
+/// (`]`): what goes on in a container.
+pub(super) fn continues(close: char, text: &str) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix(',') else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    !rest.is_empty()
+        && !rest.starts_with(['}', ']'])
+        && if close == '}' {
+            member_starts(rest)
+        } else {
+            item_starts(rest, false)
+        }
+}
+
 /// Whether `text`, past blank, starts a member or ends the object: a quoted or bare key
 /// and its colon, stray words before a quoted key and its colon, a `}`, a comment, an
 /// ellipsis, or the end of the text, which may have cut the member off.
@@ -70,7 +97,8 @@ fn member_starts(text: &str) -> bool {
         return true;
     };
     match c {
-        '}' | '/' | '#' => true,
+        '}' | '/' => true,
+        '#' => line_comment(rest),
         '.' => rest.starts_with("..."),
         c if is_quote(c) => quoted_key_then_colon(rest, true),
         c if is_word(c) => {
@@ -113,7 +141,8 @@ fn item_starts(text: &str, open: bool) -> bool {
     }
     let mut prev = ' ';
     for (i, c) in rest.char_indices().take_while(|&(i, _)| i <= KEY_LIMIT) {
-        if matches!(c, ',' | ']' | '[' | '{' | '}' | '\n') {
+        // A `#` after blank may start a comment after the item (`null # "a"`).
+        if matches!(c, ',' | ']' | '[' | '{' | '}' | '\n') || (c == '#' && prev == ' ') {
             return true;
         }
         // An apostrophe between letters is part of the word (`Bob's`).
@@ -168,4 +197,59 @@ pub(super) fn stray_words(text: &str) -> Option<usize> {
     let words = &text[..end];
     let quoted = text[end..].starts_with(is_quote) && quoted_key_then_colon(&text[end..], false);
     (words.contains(|c: char| c.is_alphanumeric()) && quoted).then_some(end)
+}
+
+/// Where JSON quoted inside a string ends, the quote just read (before `text`) being one
+/// of its own: `open` brackets the string opened are closed in `text` within the look
+/// ahead (strings in it skipped), and what follows their closing cannot follow the end of
+/// a container. The offset in `text` right after the last of those closing brackets.
+///
+/// Were the quote the string's end, the brackets would close the containers around it;
+/// and after a container's end come more closing brackets, then the end of the text, a
+/// comment, or a comma and a member or item. Text (`, which is wrong"`) is the string
+/// going on.
+pub(super) fn embedded_json_end(text: &str, open: usize) -> Option<usize> {
+    let mut depth = open;
+    // The quote of the string of the quoted JSON being read, if any (it may be written as
+    // Python writes it).
+    let (mut in_string, mut escaped) = (None, false);
+    for (i, c) in text.char_indices() {
+        if i > EMBEDDED_LIMIT {
+            return None;
+        }
+        if let Some(quote) = in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                c if c == quote => in_string = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => in_string = Some(c),
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let end = i + 1;
+                    return (!container_may_end(&text[end..])).then_some(end);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `text` may follow the end of a container: more closing brackets, then the end
+/// of the text, a comment, or a comma and a member or an item.
+fn container_may_end(text: &str) -> bool {
+    let rest = text.trim_start_matches(|c: char| c.is_whitespace() || c == '}' || c == ']');
+    match rest.chars().next() {
+        None | Some('/') => true,
+        Some('#') => line_comment(rest),
+        Some(',') => member_starts(&rest[1..]) || item_starts(&rest[1..], false),
+        Some(_) => false,
+    }
 }

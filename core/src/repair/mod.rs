@@ -2,11 +2,12 @@
 //!
 //! The repairer is a tolerant recursive-descent parser that builds a
 //! [`serde_json::Value`] directly. It accepts what strict JSON rejects when the intent is
-//! clear (trailing commas, single or typographic quotes, unquoted keys, comments, Python
-//! literals and triple-quoted strings, `TRUE` and `Null`, raw newlines in strings,
-//! unescaped quotes inside strings, backslashes that start no escape, missing commas and
-//! colons, members without a value, stray words between members, `1_000`, `...`
-//! ellipses, strings joined with `+`) and records a [`Fix`] for each. Valid JSON is read
+//! clear (trailing commas, single or typographic quotes, unquoted keys, `//`, `/* */` and
+//! `#` comments, Python literals and triple-quoted strings, `TRUE` and `Null`, raw
+//! newlines in strings, unescaped quotes inside strings, JSON quoted inside strings,
+//! backslashes that start no escape, missing commas and colons, members without a value,
+//! stray words between members, `1_000`, `...` ellipses, strings joined with `+`) and
+//! records a [`Fix`] for each. Valid JSON is read
 //! as it is, with no fix. The policy, class by class, is in `docs/recovery.md`.
 //!
 //! # Truncated replies
@@ -66,6 +67,7 @@ pub fn repair(text: &str) -> Result<(Value, Vec<Fix>), Error> {
         no_triple_end: [usize::MAX; 2],
         string_role: Role::Other,
         no_look_before: 0,
+        excess_closers: None,
     };
     match repairer.document() {
         Ok(value) => Ok((value, repairer.fixes)),
@@ -107,6 +109,21 @@ enum Role {
     Other,
 }
 
+/// What blank is skipped, and where a `#` starts a comment.
+#[derive(Clone, Copy, PartialEq)]
+enum Blank {
+    /// Between members and items: whitespace, newlines, any comment.
+    Lines,
+    /// Where a member's value starts: as `Lines`, but `#` before a letter or digit is the
+    /// value's (`"color": #fff`).
+    Value,
+    /// Where an item may start: as `Value`, where the word the `#` starts ends the item
+    /// on its line (`[#fff, #000]`, not `[1, #first\n 2]`).
+    Item,
+    /// After a value, on its line: no newline, and `#` as [`line_comment`] decides.
+    Line,
+}
+
 /// Where a container's loop stands after a separator.
 enum Slot {
     /// The container is closed.
@@ -143,6 +160,9 @@ struct Repairer<'a> {
     /// Strings that start before this offset end at the first quote followed by a
     /// delimiter: a string that looked further for its end quote failed here.
     no_look_before: usize,
+    /// How many more `}` and `]` than `{` and `[` the text holds outside strings, less
+    /// those dropped as extra (`container.rs`); counted when first needed.
+    excess_closers: Option<[isize; 2]>,
 }
 
 /// Characters that may follow a value.
@@ -151,6 +171,33 @@ fn is_delimiter(c: char) -> bool {
         c,
         ',' | ':' | '[' | ']' | '{' | '}' | '(' | ')' | '\n' | '+' | '/'
     )
+}
+
+/// The most bytes of a line looked at to decide whether a `#` after a value starts a
+/// comment.
+const COMMENT_LIMIT: usize = 256;
+
+/// Whether the `#` at the start of `text`, after a value on its line, starts a comment:
+/// the rest of its line holds no quote that could end a string, that is an even number
+/// of double quotes (`# it's "fine"`). In `"say "x" # ok", "b": 1` the `#` is inside
+/// the string, whose end quote is on that line.
+fn line_comment(text: &str) -> bool {
+    let line = text.split('\n').next().unwrap_or_default();
+    let end = line.floor_char_boundary(COMMENT_LIMIT);
+    line[..end].matches('"').count().is_multiple_of(2)
+}
+
+/// Whether the `#` at the start of `text`, where an item may start, starts the item: it
+/// is right before a word, and the word is followed on its line by `,`, `]` or `}`.
+fn hash_item(text: &str) -> bool {
+    if !text[1..].starts_with(char::is_alphanumeric) {
+        return false;
+    }
+    let word = text.trim_start_matches(|c: char| {
+        !(c.is_whitespace() || matches!(c, ',' | ']' | '}' | '[' | '{'))
+    });
+    word.trim_start_matches([' ', '\t', '\r'])
+        .starts_with([',', ']', '}'])
 }
 
 /// Whitespace a model may emit that JSON does not allow.
@@ -203,26 +250,40 @@ impl<'a> Repairer<'a> {
 
     /// Skips whitespace and comments, reporting each comment.
     fn skip_blank(&mut self) {
-        self.skip(true);
+        self.skip(Blank::Lines);
     }
 
-    /// Skips spaces, tabs and `//`/`/* */` comments, but not a newline, which may end a
-    /// value.
+    /// Skips whitespace and comments before a value, where a `#` right before a word
+    /// (`#fff`, `#1`) starts the value.
+    fn skip_blank_before_value(&mut self) {
+        self.skip(Blank::Value);
+    }
+
+    /// Skips spaces, tabs and comments, but not a newline, which may end a value; a `#`
+    /// starts a comment only where its line holds no end quote ([`line_comment`]).
     fn skip_blank_on_line(&mut self) {
-        self.skip(false);
+        self.skip(Blank::Line);
     }
 
-    fn skip(&mut self, newlines: bool) {
+    fn skip(&mut self, blank: Blank) {
         loop {
             let rest = &self.text[self.pos..];
             let trimmed = rest.trim_start_matches(|c: char| {
-                (c.is_whitespace() && (newlines || c != '\n')) || is_special_whitespace(c)
+                (c.is_whitespace() && (blank != Blank::Line || c != '\n'))
+                    || is_special_whitespace(c)
             });
             self.pos += rest.len() - trimmed.len();
             let start = self.pos;
+            let hash = trimmed.starts_with('#')
+                && match blank {
+                    Blank::Lines => true,
+                    Blank::Value => !trimmed[1..].starts_with(char::is_alphanumeric),
+                    Blank::Item => !hash_item(trimmed),
+                    Blank::Line => line_comment(trimmed),
+                };
             if let Some(body) = trimmed.strip_prefix("/*") {
                 self.pos += body.find("*/").map_or(trimmed.len(), |i| i + 4);
-            } else if trimmed.starts_with("//") || (newlines && trimmed.starts_with('#')) {
+            } else if trimmed.starts_with("//") || hash {
                 self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
             } else {
                 return;
@@ -237,7 +298,7 @@ impl<'a> Repairer<'a> {
 
     /// A value that is `role`.
     fn value_as(&mut self, role: Role) -> Result<Read, Failure> {
-        self.skip_blank();
+        self.skip_blank_before_value();
         let Some(c) = self.peek() else {
             return Ok(Read::Nothing);
         };

@@ -3,7 +3,7 @@
 use serde_json::{Number, Value};
 
 use super::string::is_quote;
-use super::{Failure, FixKind, Read, Repairer, is_delimiter};
+use super::{Failure, FixKind, Read, Repairer, is_delimiter, line_comment};
 
 impl Repairer<'_> {
     /// A number, or `None` when the text here is not one (a date, say).
@@ -13,9 +13,20 @@ impl Repairer<'_> {
         let start = self.pos;
         let fixes_before = self.fixes.len();
         let mut i = start;
-        let digits = |i: &mut usize| {
+        // Digits, with `_` between two of them (`1_000`, `5_6`).
+        let mut separated = false;
+        let mut digits = |i: &mut usize| {
             let from = *i;
-            while bytes.get(*i).is_some_and(u8::is_ascii_digit) {
+            loop {
+                match bytes.get(*i) {
+                    Some(b) if b.is_ascii_digit() => {}
+                    Some(b'_')
+                        if *i > from && bytes.get(*i + 1).is_some_and(u8::is_ascii_digit) =>
+                    {
+                        separated = true;
+                    }
+                    _ => break,
+                }
                 *i += 1;
             }
             from..*i
@@ -24,24 +35,8 @@ impl Repairer<'_> {
         if negative {
             i += 1;
         }
-        let mut int = digits(&mut i);
-        // `1_000_000`: digit separators between groups of three, as Python, Rust and
-        // JavaScript write them; other underscores make a word (`2024_01_15`).
-        let mut separated = false;
-        if (1..=3).contains(&int.len()) && bytes[int.start] != b'0' {
-            let group = |j: usize| {
-                bytes.get(j) == Some(&b'_')
-                    && bytes
-                        .get(j + 1..j + 4)
-                        .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
-                    && !bytes.get(j + 4).is_some_and(u8::is_ascii_digit)
-            };
-            while group(i) {
-                i += 4;
-                separated = true;
-            }
-            int = int.start..i;
-        }
+        let int = digits(&mut i);
+        let int_separated = text[int.clone()].contains('_');
         let mut dot = false;
         let mut frac = i..i;
         if bytes.get(i) == Some(&b'.') && !text[i..].starts_with("...") {
@@ -60,6 +55,23 @@ impl Repairer<'_> {
                 i += 1;
             }
             exp = digits(&mut i);
+        }
+        // An integer's separators group thousands (`1_000_000`, as Python, Rust and
+        // JavaScript write them); other underscores make a word, a date or a code
+        // (`2024_01_15`, `1_00`). A fraction or an exponent makes it a number, whose
+        // separators may stand between any two digits (`1_234.5_6`, `1e1_0`).
+        if int_separated && frac.is_empty() && exp.is_empty() && !thousands(&text[int.clone()]) {
+            return Ok(None);
+        }
+        // `1/3`, `2024/01/15`: a fraction or a date, the text the model wrote, never a
+        // number it did not write (nor a number and a stray `/3`).
+        let after = text[i..].trim_start_matches([' ', '\t']);
+        if after.starts_with('/')
+            && after[1..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with(|c: char| c.is_ascii_digit())
+        {
+            return Ok(None);
         }
         let ends_here = match bytes.get(i) {
             None => true,
@@ -90,19 +102,20 @@ impl Repairer<'_> {
         if negative {
             canonical.push('-');
         }
+        let unseparated = |range: std::ops::Range<usize>| text[range].replace('_', "");
         if int.is_empty() {
             canonical.push('0');
         } else {
-            canonical.extend(text[int.clone()].chars().filter(|&c| c != '_'));
+            canonical.push_str(&unseparated(int.clone()));
         }
         if !frac.is_empty() {
             canonical.push('.');
-            canonical.push_str(&text[frac.clone()]);
+            canonical.push_str(&unseparated(frac.clone()));
         }
         if !exp.is_empty() {
             canonical.push('e');
             canonical.extend(exp_sign);
-            canonical.push_str(&text[exp]);
+            canonical.push_str(&unseparated(exp));
         }
         if dangling || int.is_empty() {
             self.fix(FixKind::IncompleteNumber, start);
@@ -145,6 +158,19 @@ impl Repairer<'_> {
                     .next_back()
                     .is_some_and(char::is_alphanumeric)
                 && self.peek_at(c.len_utf8()).is_some_and(char::is_alphabetic);
+            // `true # yes`: a `#` after blank starts a comment before blank or after a
+            // literal (`null #none`); in `issue #12` it is the word's.
+            let hash_comment = c == '#' && {
+                let rest = &self.text[self.pos..];
+                let before = &self.text[start..self.pos];
+                before.ends_with([' ', '\t'])
+                    && (rest[1..]
+                        .chars()
+                        .next()
+                        .is_none_or(|n| matches!(n, ' ' | '\t' | '\r' | '\n' | '#'))
+                        || literal(before.trim_end()).is_some())
+                    && line_comment(rest)
+            };
             // `null: "b"`: a literal before a colon is a value the colon follows, never
             // the start of a longer word (`10:30` and `http://` are read whole).
             let after_literal =
@@ -152,6 +178,7 @@ impl Repairer<'_> {
             if matches!(c, ',' | '[' | ']' | '{' | '}' | '\n')
                 || (is_quote(c) && !apostrophe)
                 || comment
+                || hash_comment
                 || after_literal
             {
                 break;
@@ -187,6 +214,14 @@ impl Repairer<'_> {
         }
         Read::Value(Value::String(word.to_owned()))
     }
+}
+
+/// Whether `digits`, with separators, groups thousands: one to three digits, not a
+/// leading zero, then groups of three (`1_000`, `12_345_678`).
+fn thousands(digits: &str) -> bool {
+    let mut groups = digits.split('_');
+    let first = groups.next().unwrap_or_default();
+    (1..=3).contains(&first.len()) && !first.starts_with('0') && groups.all(|g| g.len() == 3)
 }
 
 /// The words read as JSON literals.

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::member::embedded_json_end;
 use super::{Failure, FixKind, Repairer, Role, is_delimiter};
 
 /// Where a string missing its end quote is taken to end: not at `:` or parentheses,
@@ -150,6 +151,9 @@ impl Repairer<'_> {
         let mut parens = 0usize;
         let (mut squares, mut curlies) = (0isize, 0isize);
         let mut comment_opens = Vec::new();
+        // Where JSON quoted inside the string ends (`member.rs`): quotes before it are the
+        // string's.
+        let mut embedded_until = 0;
         loop {
             if let Stop::At(limit) = stop
                 && self.pos >= limit
@@ -208,6 +212,13 @@ impl Repairer<'_> {
                     self.bump();
                     continue;
                 }
+                if quote_at < embedded_until {
+                    inner += 1;
+                    self.fix(FixKind::UnescapedQuote, quote_at);
+                    out.push(c);
+                    self.bump();
+                    continue;
+                }
                 self.bump();
                 let after_quote = self.pos;
                 let fixes_at_quote = self.fixes.len();
@@ -224,7 +235,30 @@ impl Repairer<'_> {
                 let may_end = !looks_ahead
                     || (self.value_may_end(role, next, inner % 2 == 1)
                         && (first_end.is_none() || next.is_some()));
-                if ends_here && may_end {
+                // JSON quoted inside the string: its brackets close further on, and the
+                // string goes on after them. The quote closes one of its strings (one that
+                // a quote kept inside opened), or, after a delimiter, opens one.
+                let open_brackets = (curlies.max(0) + squares.max(0)) as usize;
+                let opens_or_closes = inner % 2 == usize::from(ends_here);
+                let embedded = (looks_ahead && open == '"' && open_brackets > 0 && opens_or_closes)
+                    .then(|| {
+                        let from = if ends_here { after_quote } else { quote_at };
+                        let end = embedded_json_end(&self.text[from..], open_brackets)?;
+                        Some(from + end)
+                    })
+                    .flatten();
+                if let Some(end) = embedded {
+                    embedded_until = end;
+                    if !ends_here {
+                        inner += 1;
+                        self.fixes.truncate(fixes_at_quote);
+                        self.pos = after_quote;
+                        self.fix(FixKind::UnescapedQuote, quote_at);
+                        out.push(c);
+                        continue;
+                    }
+                }
+                if ends_here && may_end && embedded.is_none() {
                     return Ok(Some(out));
                 }
                 if ends_here {

@@ -25,3 +25,6 @@ mod run_time;
 
 #[path = "agent_http/conversation.rs"]
 mod conversation;
+
+#[path = "agent_http/tool_choice.rs"]
+mod tool_choice;

@@ -66,6 +66,13 @@ pub(crate) struct Union<'s> {
     answer: Option<&'s Node>,
 }
 
+impl Union<'_> {
+    /// Whether the union takes a direct answer beside its calls.
+    pub(crate) fn has_answer(&self) -> bool {
+        self.answer.is_some()
+    }
+}
+
 struct Tool<'s> {
     name: &'s str,
     arguments: &'s Node,

@@ -408,6 +408,13 @@ pub enum ViolationKind {
     SchemaEchoed,
     /// The value is nested deeper than the configured limit.
     TooDeep { limit: usize },
+    /// A call of a union with an answer none of whose values appears in the conversation,
+    /// of a tool the request names nowhere: a call made of nothing the user wrote
+    /// (`values`: the first few, as written).
+    Ungrounded { values: Vec<String> },
+    /// An answer to a request that asks for what a tool of the union does (its name says
+    /// so): the model worked the result out, or made it up, instead of calling `tool`.
+    SkippedTool { tool: String },
     /// The provider cut the reply at the token limit (`max_tokens`, when the request set
     /// one) before it was complete; the violations after this one are what the cut left.
     CutOff { max_tokens: Option<u32> },
@@ -547,6 +554,20 @@ impl Display for ViolationKind {
             ViolationKind::TooDeep { limit } => {
                 write!(f, "nested more than {limit} levels deep")
             }
+            ViolationKind::Ungrounded { values } => write!(
+                f,
+                "none of the call's values ({}) appears in the request: a call takes its \
+                 arguments from what the user wrote. If none of the functions does what the \
+                 request asks, reply {{\"answer\": …}} instead",
+                values.join(", ")
+            ),
+            ViolationKind::SkippedTool { tool } => write!(
+                f,
+                "the request asks for what the function {} does: call it, with the arguments \
+                 taken from the request, rather than working out or making up the result \
+                 yourself. Answer only if it cannot do what the request asks",
+                quote(tool)
+            ),
             ViolationKind::CutOff { max_tokens } => {
                 f.write_str("the reply was cut off at the token limit")?;
                 if let Some(n) = max_tokens {

@@ -13,8 +13,14 @@ use crate::server::{
     Events, FAST, anthropic, bodies, chat, completion, contents, message, openai, tool_calls,
 };
 
-/// An OpenAI `tools` array as a gateway receives it, with names no provider accepts.
+/// An OpenAI `tools` array as a gateway receives it, with names no provider accepts, and
+/// the answer.
 fn tools() -> Toolset {
+    calls_only().with_answer()
+}
+
+/// The same tools, with no answer: a call is required.
+fn calls_only() -> Toolset {
     Toolset::from_openai_tools(&json!([
         {
             "type": "function",
@@ -45,7 +51,6 @@ fn tools() -> Toolset {
         }
     ]))
     .expect("the tools load")
-    .with_answer()
 }
 
 /// `(name as the server spells it, arguments)` of each call.
@@ -225,10 +230,7 @@ async fn openai_text_modes_show_mapped_names_and_map_the_reply_back() {
         let body = &bodies(&server).await[0];
         assert!(body.get("tools").is_none(), "{mode}");
         let system = &contents(body)[0];
-        assert!(
-            system.contains(r#"name: "lights_turn_on""#),
-            "{mode}: {system}"
-        );
+        assert!(system.contains("\nlights_turn_on: {"), "{mode}: {system}");
         assert!(!system.contains("lights/turn on"), "{mode}: {system}");
         match mode {
             Mode::JsonSchema => {
@@ -272,7 +274,8 @@ async fn anthropic_prompt_mode_reads_a_call_written_as_text() {
 }
 
 /// The fallback chain is the same as for a derived union: a server that rejects the
-/// `json_schema` format, then one that writes a native call as text.
+/// `json_schema` format, then one that writes a native call as text. (A union with an
+/// answer chooses in prose first: `tool_choice.rs`.)
 #[tokio::test]
 async fn auto_falls_back_down_the_same_chain() {
     let reply = r#"{"name": "time_get_current_time", "arguments": {"timezone": "UTC"}}"#;
@@ -285,7 +288,10 @@ async fn auto_falls_back_down_the_same_chain() {
     let agent = Agent::new(provider)
         .backoff(FAST)
         .on_event(events.listener());
-    let choice = agent.ask_tools(&tools(), "Time?").await.expect("a call");
+    let choice = agent
+        .ask_tools(&calls_only(), "Time?")
+        .await
+        .expect("a call");
     assert_eq!(calls(&choice)[0].0, "time.get_current_time");
     assert_eq!(
         events.lines(),

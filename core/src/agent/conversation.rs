@@ -33,6 +33,20 @@ impl ToolNames {
         names
     }
 
+    /// The names as servers spell them, where the model is shown another.
+    pub fn server_names(&self) -> impl Iterator<Item = &str> {
+        self.to_model.keys().map(String::as_str)
+    }
+
+    /// The name as the server spells it of the tool the model is shown as `shown`, where
+    /// the two differ.
+    pub fn server_name(&self, shown: &str) -> Option<&str> {
+        self.to_model
+            .iter()
+            .find(|(_, model)| *model == shown)
+            .map(|(server, _)| server.as_str())
+    }
+
     /// The name the model is shown for the server's `name`.
     pub fn model<'a>(&'a self, name: &'a str) -> &'a str {
         self.to_model.get(name).map_or(name, String::as_str)

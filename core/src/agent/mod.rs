@@ -16,6 +16,7 @@ mod choice;
 mod conversation;
 mod error;
 mod events;
+mod grounding;
 mod read;
 mod request;
 mod retry;
@@ -84,6 +85,7 @@ pub struct Agent<P> {
     backoff: Backoff,
     budget: Option<u64>,
     max_reply_chars: usize,
+    grounded_calls: bool,
     listener: Option<Listener>,
     counters: Arc<Counters>,
     /// Under `Mode::Auto`, how many of the provider's modes each target has had to skip:
@@ -110,6 +112,7 @@ impl<P: Provider> Agent<P> {
             backoff: Backoff::new(),
             budget: None,
             max_reply_chars: 2_000,
+            grounded_calls: true,
             listener: None,
             counters: Arc::default(),
             skipped_modes: Arc::default(),
@@ -158,6 +161,18 @@ impl<P: Provider> Agent<P> {
     /// ([`ViolationKind::CutOff`](crate::ViolationKind::CutOff)).
     pub fn max_tokens(mut self, tokens: u32) -> Self {
         self.max_tokens = ReplyCap::Fixed(tokens);
+        self
+    }
+
+    /// Whether a first reply that calls a tool with values found nowhere in the
+    /// conversation is sent back (on by default, for unions with an answer). Asked
+    /// something no tool does, small models still call one, with values of their own
+    /// making; told so, they answer. One value the user or a tool wrote is enough for a
+    /// call to stand, and a call made again after the model was told is taken. Turn it off
+    /// for tools whose arguments the model composes from nothing the user wrote (a poem to
+    /// save, a generated password).
+    pub fn grounded_calls(mut self, on: bool) -> Self {
+        self.grounded_calls = on;
         self
     }
 

@@ -7,7 +7,7 @@ use crate::Error;
 use crate::extract::candidates;
 use crate::parse::{Parsed, Parser, several_calls};
 use crate::provider::{Mode, Reply};
-use crate::repair::{Fix, repair};
+use crate::repair::{Fix, FixKind, Location, repair};
 
 /// Reads a reply: one value, or one per tool call when the model made several.
 pub(super) fn read(
@@ -69,17 +69,24 @@ pub(super) fn read(
             // The call is plain: what is wrong is inside its arguments.
             return parse(parser, target, &arguments.to_string(), shaped);
         }
-        // Plain text instead of a tool call is the answer itself; text holding JSON is
-        // an attempt at a call (or at the answer) and gets a repair like any reply.
+        // Plain text instead of a call is the answer itself, in any mode; text holding
+        // JSON is an attempt at a call (or at the answer), and text that names a tool is
+        // about calling it: both get a repair like any reply.
         if target.has_answer
-            && mode == Mode::Tools
             && reply.tool_calls.is_empty()
             && !raw.trim().is_empty()
             && !holds_json(raw)
+            && !names_a_tool(target, raw)
         {
             let answer = serde_json::json!({ "answer": raw.trim() });
             return parser
                 .parse_value(&target.schema, &answer.to_string())
+                .map(|mut parsed| {
+                    parsed
+                        .fixes
+                        .push(Fix::new(FixKind::PlainText, Location::Reply));
+                    parsed
+                })
                 .map_err(|_| e);
         }
         Err(e)
@@ -146,6 +153,22 @@ pub(super) fn closest(text: &str) -> Option<Value> {
     candidates(text)
         .into_iter()
         .find_map(|c| repair(&c.text).ok().map(|(v, _)| v))
+}
+
+/// Whether text names one of the union's tools, as the model is shown it or as its
+/// server spells it (`weather_get_forecast`, `weather.get_forecast`), as a word of its own.
+fn names_a_tool(target: &Target, text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let shown = target.tools.iter().flatten().map(|t| t.name.to_lowercase());
+    let spelled = target.names.server_names().map(str::to_lowercase);
+    shown.chain(spelled).any(|name| {
+        lower.match_indices(&name).any(|(i, _)| {
+            let before = lower[..i].chars().last();
+            let after = lower[i + name.len()..].chars().next();
+            let joins = |c: char| c.is_alphanumeric() || c == '_';
+            !before.is_some_and(joins) && !after.is_some_and(joins)
+        })
+    })
 }
 
 /// Whether text holds a JSON object or array, not just prose.

@@ -9,7 +9,7 @@ use crate::dialect::{Dialect, DialectSchema};
 use crate::message::{Message, ToolCall};
 use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
 use crate::render;
-use crate::schema::Schema;
+use crate::schema::{Schema, Types};
 
 /// How the first request states the shape the reply must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,6 +32,8 @@ pub(crate) struct Target {
     /// The tools of a union of tool calls, and whether it has an answer.
     pub tools: Option<Vec<Tool>>,
     pub has_answer: bool,
+    /// The answer's shape in the compact form, when it is not plain text.
+    pub answer_shape: Option<String>,
     /// The tools' names as servers spell them and as the model is shown them (the
     /// schema's), for the calls of earlier messages.
     pub names: ToolNames,
@@ -41,6 +43,8 @@ pub(crate) struct Tool {
     pub name: String,
     pub description: Option<String>,
     pub arguments: Value,
+    /// The arguments in the compact prompt form.
+    pub shape: String,
 }
 
 impl Target {
@@ -54,10 +58,25 @@ impl Target {
         (self.name.clone(), hasher.finish())
     }
 
+    /// The names and description of the tool a call `{"name": …}` names (both spellings
+    /// of its name), for telling whether a request is about it; empty for no known tool.
+    pub fn about(&self, call: &Value) -> String {
+        let Some(name) = call.get("name").and_then(Value::as_str) else {
+            return String::new();
+        };
+        let Some(tool) = self.tools.iter().flatten().find(|t| t.name == name) else {
+            return String::new();
+        };
+        let server = self.names.server_name(&tool.name).unwrap_or_default();
+        let description = tool.description.as_deref().unwrap_or_default();
+        format!("{} {server} {description}", tool.name)
+    }
+
     pub fn new(schema: Arc<Schema>, name: &str) -> Self {
         let root = schema.resolve(schema.root());
         let mut tools = Vec::new();
         let mut has_answer = false;
+        let mut answer_shape = None;
         let mut is_union = !root.one_of.is_empty();
         for alt in &root.one_of {
             let prop = |key: &str| alt.properties.iter().find(|p| p.name == key);
@@ -75,8 +94,15 @@ impl Target {
                         .clone()
                         .or_else(|| schema.resolve(&args.node).description.clone()),
                     arguments: schema.part_to_json(&args.node),
+                    shape: render::compact::render_node(&schema, &args.node),
                 }),
-                (None, None, Some(_)) => has_answer = true,
+                (None, None, Some(answer)) => {
+                    has_answer = true;
+                    let node = schema.resolve(&answer.node);
+                    if node.types != Some(Types::STRING) || node.enumeration.is_some() {
+                        answer_shape = Some(render::compact::render_node(&schema, &answer.node));
+                    }
+                }
                 _ => is_union = false,
             }
         }
@@ -88,13 +114,21 @@ impl Target {
             name: snake(name),
             tools: (is_union && !tools.is_empty()).then_some(tools),
             has_answer,
+            answer_shape,
             names: ToolNames::default(),
             schema,
         }
     }
 
     /// The system message that states the shape, with an example value or not.
-    pub fn instructions(&self, mode: Mode, form: PromptForm, example: bool) -> String {
+    /// `after_results`: the conversation already holds results of calls.
+    pub fn instructions(
+        &self,
+        mode: Mode,
+        form: PromptForm,
+        example: bool,
+        after_results: bool,
+    ) -> String {
         let shape = match form {
             PromptForm::Compact => self.compact.clone(),
             PromptForm::JsonSchema => self.pretty_schema(),
@@ -121,21 +155,8 @@ impl Target {
                 text
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
-            // A union: a call when a tool is needed, the answer once the results are in.
-            _ if self.tools.is_some() && self.has_answer => {
-                let call = if example {
-                    format!(
-                        "Call the tool that does what the request asks, or that gives what you need to answer it, for example:\n{}\n",
-                        self.example
-                    )
-                } else {
-                    "Call the tool that does what the request asks, or that gives what you need to answer it.\n".to_owned()
-                };
-                format!(
-                    "Reply with one JSON value of {notation}:\n{shape}\n{call}\
-                     Reply {{\"answer\": …}} only when no tool is needed.\nReply with the JSON only."
-                )
-            }
+            // A union of tools: what each does, and when to call rather than answer.
+            _ if self.tools.is_some() => self.union_instructions(form, after_results),
             _ => {
                 let shown = if example {
                     format!("For example:\n{}\n", self.example)
@@ -147,6 +168,68 @@ impl Target {
                 )
             }
         }
+    }
+
+    /// The instructions of a union of tools in a text mode: the functions, each with
+    /// what it does and its arguments, then how to call one and when to answer instead.
+    /// No example call is shown: a small model copies an example's values into real calls
+    /// (and calls with them where no function fits); the reply's form is given with
+    /// placeholders that cannot pass for values.
+    fn union_instructions(&self, form: PromptForm, after_results: bool) -> String {
+        let notation = match form {
+            PromptForm::JsonSchema => "arguments as JSON Schema",
+            _ => "arguments in TypeScript notation; `?` marks an optional one",
+        };
+        let mut text = format!("You can call these functions ({notation}):\n");
+        for tool in self.tools.iter().flatten() {
+            text.push('\n');
+            if let Some(description) = &tool.description {
+                for line in description.lines() {
+                    text.push_str("// ");
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+            let arguments = match form {
+                PromptForm::Compact => tool.shape.clone(),
+                PromptForm::JsonSchema => {
+                    serde_json::to_string_pretty(&tool.arguments).unwrap_or_default()
+                }
+                PromptForm::Both => format!(
+                    "{}\nAs JSON Schema: {}",
+                    tool.shape,
+                    serde_json::to_string_pretty(&tool.arguments).unwrap_or_default()
+                ),
+            };
+            text.push_str(&format!("{}: {arguments}\n", tool.name));
+        }
+        let source = if after_results {
+            "the conversation"
+        } else {
+            "the request"
+        };
+        text.push_str(&format!(
+            "\nWhen one of the functions does what the request asks, call it: reply with JSON \
+             {{\"name\": \"<function name>\", \"arguments\": {{…}}}}, the arguments taken from {source}. \
+             Do not compute or make up its result yourself.\n"
+        ));
+        if self.has_answer {
+            let answer = match &self.answer_shape {
+                Some(shape) => format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n"),
+                None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
+            };
+            if after_results {
+                text.push_str(&format!(
+                    "When the results above give what the request asks for, or none of the functions does what it asks, reply {answer}"
+                ));
+            } else {
+                text.push_str(&format!(
+                    "When none of the functions does what the request asks, reply {answer}"
+                ));
+            }
+        }
+        text.push_str("Reply with the JSON only.");
+        text
     }
 
     fn pretty_schema(&self) -> String {

@@ -1,6 +1,6 @@
 //! What toolschema shows a model: the compact prompt form of a type and example values.
 
-mod compact;
+pub(crate) mod compact;
 mod example;
 
 pub(crate) use compact::render_node as compact_node;

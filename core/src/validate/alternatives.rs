@@ -58,7 +58,11 @@ impl<'a> Validator<'a> {
         let mark = self.out.len();
         match chosen {
             Some((_, Ok(i))) => self.check(&alternatives[i], value),
-            Some((d, Err(()))) => self.discriminator_violation(d, value),
+            Some((d, Err(()))) => {
+                let mark = self.out.len();
+                self.discriminator_violation(d, value);
+                self.advise_answer(alternatives, mark);
+            }
             None => self.closest_alternative_or_shape(alternatives, value),
         }
         // The explanation must not get lost: the value is invalid whatever was found.
@@ -170,6 +174,26 @@ impl<'a> Validator<'a> {
     }
 
     /// The value names an alternative that does not exist: say which ones do.
+    /// A call of a union with an answer that names no tool, nor one near it
+    /// (`"translateGoodMorning"`): the model may be saying that no tool fits. The
+    /// violation says what to reply then.
+    fn advise_answer(&mut self, alternatives: &'a [Node], mark: usize) {
+        let has_answer =
+            crate::envelope::Union::of(self.schema, alternatives).is_some_and(|u| u.has_answer());
+        if !has_answer {
+            return;
+        }
+        for violation in &mut self.out[mark..] {
+            if violation.pointer().ends_with("/name") && violation.suggestion().is_none() {
+                violation.advise(
+                    "no function has that name; if none of the functions does what the request \
+                     asks, reply {\"answer\": …} instead"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+
     fn discriminator_violation(&mut self, discriminator: &'a Discriminator, value: &'a Value) {
         match (discriminator, value) {
             (Discriminator::Property { name, values, .. }, Value::Object(map)) => {

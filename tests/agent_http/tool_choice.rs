@@ -1,0 +1,285 @@
+//! Choosing between tools and the answer, against a real HTTP server: the prompt of a
+//! union (no example call to copy), a prose reply read as the answer, a call made of
+//! nothing the user wrote and an answer that skips the tool the request names sent back
+//! once, and `Mode::Auto` choosing in prose before it fixes under the grammar.
+
+use serde_json::{Value, json};
+use toolschema::provider::Mode;
+use toolschema::{Agent, Choice, Toolset, ViolationKind};
+
+use crate::server::{bodies, chat, contents, openai};
+
+/// A loan calculator and a stock quote, as a server hands them over.
+fn finance() -> Toolset {
+    Toolset::from_openai_tools(&json!([
+        {"type": "function", "function": {
+            "name": "finance.loan_payment",
+            "description": "Compute the fixed monthly payment of an amortised loan. Default currency is 'USD'.",
+            "parameters": {"type": "object", "properties": {
+                "principal": {"type": "number"},
+                "annual_rate": {"type": "number", "description": "Yearly rate in percent."},
+                "years": {"type": "integer"},
+                "currency": {"type": "string"}
+            }, "required": ["principal", "annual_rate", "years"]}
+        }},
+        {"type": "function", "function": {
+            "name": "finance.stock_quote",
+            "description": "Latest price of a stock by its ticker.",
+            "parameters": {"type": "object", "properties": {"ticker": {"type": "string"}}, "required": ["ticker"]}
+        }}
+    ]))
+    .expect("the tools load")
+    .with_answer()
+}
+
+fn first_kind(error: &toolschema::AskError) -> ViolationKind {
+    let attempt = &error.attempts()[0];
+    attempt.error().expect("rejected").violations()[0]
+        .kind()
+        .clone()
+}
+
+#[tokio::test]
+async fn the_prompt_lists_the_functions_with_no_example_call_to_copy() {
+    let (server, provider) = openai(vec![chat(r#"{"answer": "Herman Melville."}"#)]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt);
+    let choice = agent
+        .ask_tools(&finance(), "Who wrote Moby-Dick?")
+        .await
+        .expect("an answer");
+    assert_eq!(choice, Choice::Answer(json!("Herman Melville.")));
+    let system = contents(&bodies(&server).await[0]).remove(0);
+    assert!(
+        system.starts_with("You can call these functions"),
+        "{system}"
+    );
+    assert!(system.contains("\nfinance_loan_payment: {"), "{system}");
+    assert!(
+        system.contains("// Latest price of a stock by its ticker."),
+        "{system}"
+    );
+    assert!(
+        system.contains(r#"{"name": "<function name>", "arguments": {…}}"#),
+        "{system}"
+    );
+    assert!(
+        system.contains(r#"reply {"answer": "<your answer>"}"#),
+        "{system}"
+    );
+    // Nothing a model could copy into a call as a value.
+    assert!(
+        !system.contains("1.5") && !system.contains("\"text\""),
+        "{system}"
+    );
+}
+
+#[tokio::test]
+async fn prose_that_names_no_tool_is_the_answer_in_prompt_mode() {
+    let (_server, provider) = openai(vec![chat("The capital of Australia is Canberra.")]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt);
+    let choice = agent
+        .ask_tools(&finance(), "What is the capital of Australia?")
+        .await
+        .expect("an answer");
+    assert_eq!(
+        choice,
+        Choice::Answer(json!("The capital of Australia is Canberra."))
+    );
+}
+
+#[tokio::test]
+async fn prose_about_a_tool_is_no_answer() {
+    let prose = "To get the price, call finance_stock_quote with the ticker MSFT.";
+    let (_server, provider) = openai(vec![
+        chat(prose),
+        chat(r#"{"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider).mode(Mode::Prompt);
+    let choice = agent
+        .ask_tools(&finance(), "Price of MSFT?")
+        .await
+        .expect("a call");
+    let Choice::Calls(calls) = choice else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].name(), "finance.stock_quote");
+}
+
+#[tokio::test]
+async fn a_call_made_of_nothing_the_user_wrote_is_sent_back_once() {
+    let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}"#;
+    let (server, provider) = openai(vec![
+        chat(invented),
+        chat(r#"{"answer": "Herman Melville wrote it."}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), "Who wrote the novel Moby-Dick?")
+        .await
+        .expect("an answer");
+    assert_eq!(choice, Choice::Answer(json!("Herman Melville wrote it.")));
+    let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+    assert!(
+        repair.contains("none of the call's values (100000, 4.5, 10) appears in the request"),
+        "{repair}"
+    );
+}
+
+#[tokio::test]
+async fn a_call_made_again_after_it_was_sent_back_is_taken() {
+    let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}"#;
+    let (_server, provider) = openai(vec![chat(invented), chat(invented)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), "Who wrote the novel Moby-Dick?")
+        .await
+        .expect("the call, at the model's word");
+    let Choice::Calls(calls) = choice else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments()["principal"], json!(100000));
+}
+
+#[tokio::test]
+async fn the_check_can_be_turned_off_and_grounded_calls_stand() {
+    let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}"#;
+    let (server, provider) = openai(vec![
+        chat(invented),
+        chat(r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30}}"#),
+    ])
+    .await;
+    let off = Agent::new(provider.clone())
+        .mode(Mode::JsonObject)
+        .grounded_calls(false);
+    assert!(matches!(
+        off.ask_tools(&finance(), "Who wrote Moby-Dick?").await,
+        Ok(Choice::Calls(_))
+    ));
+    let on = Agent::new(provider).mode(Mode::JsonObject);
+    let request = "Monthly payment on 250,000 at 3.5 percent over 30 years?";
+    assert!(matches!(
+        on.ask_tools(&finance(), request).await,
+        Ok(Choice::Calls(_))
+    ));
+    assert_eq!(bodies(&server).await.len(), 2, "each in one call");
+}
+
+#[tokio::test]
+async fn an_answer_that_skips_the_tool_the_request_names_is_sent_back_once() {
+    let (server, provider) = openai(vec![
+        chat(r#"{"answer": "MSFT trades at $100."}"#),
+        chat(r#"{"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), "Get me the latest stock quote for MSFT.")
+        .await
+        .expect("a call");
+    assert!(matches!(choice, Choice::Calls(_)));
+    let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+    assert!(
+        repair.contains(r#"the request asks for what the function "finance_stock_quote" does"#),
+        "{repair}"
+    );
+}
+
+#[tokio::test]
+async fn the_violations_have_kinds_of_their_own() {
+    let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 1, "annual_rate": 2, "years": 3}}"#;
+    let (_server, provider) = openai(vec![chat(invented); 3]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject).max_attempts(1);
+    let error = agent
+        .ask_tools(&finance(), "Who painted the Mona Lisa?")
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        first_kind(&error),
+        ViolationKind::Ungrounded { .. }
+    ));
+
+    let (_server, provider) = openai(vec![chat(r#"{"answer": "42"}"#)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject).max_attempts(1);
+    let error = agent
+        .ask_tools(
+            &finance(),
+            "What's the loan payment on 10,000 at 5% for 2 years?",
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        first_kind(&error),
+        ViolationKind::SkippedTool {
+            tool: "finance_loan_payment".into()
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_call_of_a_function_that_does_not_exist_is_told_it_may_answer() {
+    let (server, provider) = openai(vec![
+        chat(r#"{"name": "translateGoodMorning", "arguments": {"text": "good morning"}}"#),
+        chat(r#"{"answer": "Bom dia."}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), "Translate 'good morning' into Portuguese.")
+        .await
+        .expect("an answer");
+    assert_eq!(choice, Choice::Answer(json!("Bom dia.")));
+    let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+    assert!(
+        repair.contains(r#"no function has that name; if none of the functions does what the request asks, reply {"answer": …} instead"#),
+        "{repair}"
+    );
+}
+
+#[tokio::test]
+async fn auto_chooses_in_prose_and_fixes_under_the_grammar() {
+    let (server, provider) = openai(vec![
+        // Prose first: a call that misses its argument.
+        chat(r#"{"name": "finance_stock_quote", "arguments": {}}"#),
+        chat(r#"{"value": {"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider);
+    let choice = agent
+        .ask_tools(&finance(), "Stock quote for MSFT please")
+        .await
+        .expect("a call");
+    assert!(matches!(choice, Choice::Calls(_)));
+    let bodies = bodies(&server).await;
+    assert!(bodies[0].get("response_format").is_none(), "{}", bodies[0]);
+    assert_eq!(bodies[1]["response_format"]["type"], "json_schema");
+}
+
+#[tokio::test]
+async fn auto_stays_in_prose_after_a_call_made_of_nothing() {
+    let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}"#;
+    let (server, provider) = openai(vec![chat(invented), chat("Herman Melville.")]).await;
+    let agent = Agent::new(provider);
+    let choice = agent
+        .ask_tools(&finance(), "Who wrote Moby-Dick?")
+        .await
+        .expect("an answer");
+    assert_eq!(choice, Choice::Answer(json!("Herman Melville.")));
+    let bodies: Vec<Value> = bodies(&server).await;
+    assert!(bodies.iter().all(|b| b.get("response_format").is_none()));
+}
+
+#[tokio::test]
+async fn a_record_under_auto_still_starts_under_the_grammar() {
+    #[derive(toolschema::ToolSchema, Debug)]
+    struct City {
+        name: String,
+    }
+    let (server, provider) = openai(vec![chat(r#"{"name": "Oslo"}"#)]).await;
+    let _: City = Agent::new(provider).ask("Oslo").await.expect("a city");
+    assert_eq!(
+        bodies(&server).await[0]["response_format"]["type"],
+        "json_schema"
+    );
+}

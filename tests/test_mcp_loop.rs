@@ -76,7 +76,7 @@ async fn a_tool_error_goes_back_to_the_model_as_an_error() {
         r#"{"answer": "The disk is full."}"#,
     ]);
     let run = Agent::new(model.clone())
-        .run_mcp(&servers, "Save my file")
+        .run_mcp(&servers, "Fail with the message: the disk is full")
         .await
         .expect("an answer");
     assert_eq!(run.answer, json!("The disk is full."));
@@ -249,7 +249,7 @@ async fn a_run_without_an_answer_keeps_every_attempt_and_every_call() {
     let servers = rust_servers(Duration::from_secs(20)).await;
     let model = Scripted::new([
         r#"{"name": "rust_echo", "arguments": {"text": "one"}}"#,
-        "not a call",
+        r#"{"nope": 1}"#,
         r#"{"name": "rust_echo", "arguments": {"text": "two"}}"#,
     ]);
     let tools = servers.loop_tools().expect("tools").max_steps(2);
@@ -270,7 +270,7 @@ async fn a_run_without_an_answer_keeps_every_attempt_and_every_call() {
         raw,
         [
             r#"{"name": "rust_echo", "arguments": {"text": "one"}}"#,
-            "not a call",
+            r#"{"nope": 1}"#,
             r#"{"name": "rust_echo", "arguments": {"text": "two"}}"#,
         ]
     );

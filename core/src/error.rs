@@ -583,6 +583,26 @@ impl Display for ViolationKind {
     }
 }
 
+/// Text of a model's for a message of ours: at most `max` characters (then `…`), with
+/// control characters escaped as JSON writes them, so that it cannot stand as lines of
+/// its own.
+pub(crate) fn bounded(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            let escaped = serde_json::to_string(&c.to_string()).unwrap_or_default();
+            out.push_str(escaped.trim_matches('"'));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A string as JSON writes it, for messages.
 pub(crate) fn quote(s: &str) -> String {
     serde_json::Value::String(s.to_owned()).to_string()

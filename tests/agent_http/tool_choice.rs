@@ -283,3 +283,97 @@ async fn a_record_under_auto_still_starts_under_the_grammar() {
         "json_schema"
     );
 }
+
+#[tokio::test]
+async fn the_tool_loop_in_a_text_mode_takes_the_answer_after_the_results() {
+    use toolschema::agent::Toolbox;
+    let (server, provider) = openai(vec![
+        chat(r#"{"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}"#),
+        chat(r#"{"answer": "MSFT trades at 412.30."}"#),
+    ])
+    .await;
+    let toolbox = Toolbox::new().tool("finance.stock_quote", |_: Value| async {
+        Ok::<_, String>("412.30".to_owned())
+    });
+    let answer = Agent::new(provider)
+        .mode(Mode::Prompt)
+        .run_tools(&finance(), "Latest stock quote for MSFT?", &toolbox)
+        .await
+        .expect("an answer");
+    assert_eq!(answer, json!("MSFT trades at 412.30."));
+    // The answer after the result is not sent back as skipping the tool.
+    assert_eq!(bodies(&server).await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_prose_answer_cut_at_the_cap_is_not_taken_whole() {
+    let cut = crate::server::completion(
+        json!({"role": "assistant", "content": "The capital of Australia is Canb"}),
+        "length",
+        (40, 8),
+    );
+    let (_server, provider) =
+        openai(vec![cut, chat("The capital of Australia is Canberra.")]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt).max_tokens(8);
+    let choice = agent
+        .ask_tools(&finance(), "What is the capital of Australia?")
+        .await
+        .expect("an answer");
+    assert_eq!(
+        choice,
+        Choice::Answer(json!("The capital of Australia is Canberra."))
+    );
+}
+
+#[tokio::test]
+async fn a_made_up_call_is_questioned_under_the_grammar_too() {
+    // The prose reply misses an argument; the made-up call comes under the grammar.
+    let (server, provider) = openai(vec![
+        chat(r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000}}"#),
+        chat(r#"{"value": {"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}}"#),
+        chat(r#"{"value": {"answer": "Herman Melville."}}"#),
+    ])
+    .await;
+    let choice = Agent::new(provider)
+        .ask_tools(&finance(), "Who wrote Moby-Dick?")
+        .await
+        .expect("an answer");
+    assert_eq!(choice, Choice::Answer(json!("Herman Melville.")));
+    assert_eq!(bodies(&server).await.len(), 3);
+}
+
+#[tokio::test]
+async fn words_every_sentence_has_name_no_tool() {
+    let lights = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        "name": "HassTurnOn",
+        "description": "Turns on a device.",
+        "parameters": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    }}]))
+    .expect("the tools load")
+    .with_answer();
+    let (_server, provider) = openai(vec![chat(r#"{"answer": "A film."}"#)]).await;
+    let choice = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .ask_tools(&lights, "What's on tonight?")
+        .await
+        .expect("the answer, in one call");
+    assert_eq!(choice, Choice::Answer(json!("A film.")));
+}
+
+#[tokio::test]
+async fn prose_using_a_one_word_tool_name_as_a_word_is_the_answer() {
+    let search = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        "name": "search",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
+    }}]))
+    .expect("the tools load")
+    .with_answer();
+    let (_server, provider) =
+        openai(vec![chat("You can search online for that; it was 1969.")]).await;
+    let choice = Agent::new(provider)
+        .mode(Mode::Prompt)
+        .ask_tools(&search, "When did Apollo 11 land?")
+        .await
+        .expect("the answer");
+    assert!(matches!(choice, Choice::Answer(_)));
+}

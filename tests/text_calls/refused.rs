@@ -45,7 +45,9 @@ fn an_unknown_tool_is_reported_as_one() {
     }
     assert_eq!(
         refused_by_both(r#"<function=fly_to>{"city": "Paris"}</function>"#),
-        [format!(r#"/name: "fly_to" is not one of {TOOLS}"#)]
+        [format!(
+            r#"/name: "fly_to" is not one of {TOOLS}; no function has that name; if none of the functions does what the request asks, reply {{"answer": …}} instead"#
+        )]
     );
     // A name that is no tool and nearly none, without a marker, is no call: the reply gets
     // the shape to write.

@@ -10,15 +10,17 @@ use super::request::Target;
 
 /// The least the default cap allows: room for a direct answer of a few paragraphs.
 const BASE: u32 = 1_024;
-/// The most the default cap allows.
-const CEILING: u32 = 8_192;
+/// The most the default cap allows: what most servers take for a reply.
+const CEILING: u32 = 4_096;
 
 /// How many tokens a reply may take (`max_tokens` of a request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReplyCap {
     /// Sized from the shape asked for: 1 024 tokens, plus one token for every two
     /// characters of the shape's compact prompt form (about twice the tokens the shape
-    /// itself takes, for the values written into it), at most 8 192.
+    /// itself takes, for the values written into it), at most 4 096. It replaces a
+    /// provider's own default (`Anthropic::default_max_tokens`), which applies under
+    /// [`ReplyCap::Unlimited`].
     #[default]
     Sized,
     /// This many tokens.

@@ -114,6 +114,19 @@ fn take_call(open: &mut Vec<ToolCall>, id: Option<&str>) -> Option<ToolCall> {
 }
 
 /// `You called {"name": …, "arguments": …}. Result of name: …` (or `Error from name: …`).
+/// How a result written as text begins, in the tool loop and in [`in_mode`] alike.
+pub(crate) const CALLED: &str = "You called ";
+
+/// Whether the conversation already holds results of calls: tool messages, or results
+/// written as text in a user message (the tool loop in a text mode).
+pub(crate) fn results_in(history: &[Message]) -> bool {
+    history.iter().any(|m| match m.role {
+        Role::Tool => true,
+        Role::User => m.content.starts_with(CALLED),
+        Role::System | Role::Assistant => false,
+    })
+}
+
 fn result_text(call: Option<&ToolCall>, result: &Message) -> String {
     let Some(call) = call else {
         let id = result.tool_call_id.as_deref().unwrap_or("?");
@@ -136,7 +149,7 @@ fn result_text(call: Option<&ToolCall>, result: &Message) -> String {
         (false, true) => format!("Error from {name}: {}", result.content),
         (false, false) => format!("Result of {name}: {}", result.content),
     };
-    format!("You called {called}. {outcome}")
+    format!("{CALLED}{called}. {outcome}")
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! "annual_rate": 4.5}` for "Who wrote Moby-Dick?"), often the placeholders of an
 //! example. Such a call has nothing to do with the conversation: none of its values
 //! appears anywhere in what the user and the tools wrote, and no word the user wrote
-//! appears in the tool's name or description ([`Conversation::ungrounded`]).
+//! appears in the tool's name, description or arguments' names
+//! ([`Conversation::ungrounded`]).
 //!
 //! The other way round, asked for what a tool does, a small model often works the result
 //! out itself (`{"answer": "12"}` for "the greatest common divisor of 84 and 36" with
@@ -25,12 +26,19 @@
 
 use serde_json::Value;
 
-use crate::error::quote;
+use crate::error::{bounded, quote};
 use crate::message::{Message, Role};
 use crate::{Violation, ViolationKind};
 
 /// The most values named in a violation.
 const NAMED: usize = 4;
+
+/// The most distinct words of a conversation the checks compare (a long tool result is
+/// mostly not what a call's values come from).
+const MAX_WORDS: usize = 4_096;
+
+/// The most words of one value the checks look at.
+const MAX_VALUE_WORDS: usize = 64;
 
 /// Words of four letters or more that say nothing of what a request is about.
 const COMMON: &[&str] = &[
@@ -107,10 +115,11 @@ impl Conversation {
         text.push_str(prompt);
         text.push('\n');
         text.push_str(request);
+        // Bounded: the check compares every word of a value with every word here.
         Conversation {
-            words: words(&text),
+            words: words_bounded(&text),
             numbers: numbers(&text),
-            asked: words(&asked),
+            asked: words_bounded(&asked),
         }
     }
 
@@ -168,7 +177,7 @@ impl Conversation {
             .iter()
             .take(NAMED)
             .map(|v| match v {
-                Value::String(s) => quote(&bounded(s)),
+                Value::String(s) => quote(&bounded(s, 60)),
                 other => other.to_string(),
             })
             .collect();
@@ -181,7 +190,10 @@ impl Conversation {
 
     fn holds(&self, value: &Value) -> bool {
         match value {
-            Value::String(s) => words(s).iter().any(|w| self.has_word(w)),
+            Value::String(s) => words(s)
+                .iter()
+                .take(MAX_VALUE_WORDS)
+                .any(|w| self.has_word(w)),
             Value::Number(n) => n.as_f64().is_some_and(|n| {
                 self.numbers
                     .iter()
@@ -211,7 +223,7 @@ impl Conversation {
     /// letters or more; shorter words must match whole (`de`, `NY`).
     fn has_word(&self, word: &str) -> bool {
         self.words.iter().any(|w| {
-            if w.len() < 3 || word.len() < 3 {
+            if w.chars().count() < 3 || word.chars().count() < 3 {
                 w == word
             } else {
                 w.starts_with(word) || word.starts_with(w.as_str())
@@ -221,7 +233,8 @@ impl Conversation {
 }
 
 /// The words of a tool's name that say which tool it is: `math.gcd` → `math`, `gcd`;
-/// `HassTurnOn` → `hass`, `turn`; generic verbs and nouns (`get`, `list`) left out.
+/// `HassTurnOn` → `hass`, `turn`; words under three letters (`on`, `up`, `in`: every
+/// sentence has them) and generic verbs and nouns (`get`, `list`) left out.
 fn name_words(name: &str) -> Vec<String> {
     let mut split = String::new();
     let mut previous = ' ';
@@ -234,7 +247,7 @@ fn name_words(name: &str) -> Vec<String> {
     }
     words(&split)
         .into_iter()
-        .filter(|w| w.chars().count() >= 2 && !GENERIC.contains(&w.as_str()))
+        .filter(|w| w.chars().count() >= 3 && !GENERIC.contains(&w.as_str()))
         .collect()
 }
 
@@ -257,6 +270,15 @@ fn leaves(value: &Value, out: &mut Vec<Value>) {
         Value::Object(map) => map.values().for_each(|v| leaves(v, out)),
         _ => {}
     }
+}
+
+/// The distinct words of text, at most [`MAX_WORDS`] of them.
+fn words_bounded(text: &str) -> Vec<String> {
+    let mut words = words(text);
+    words.sort_unstable();
+    words.dedup();
+    words.truncate(MAX_WORDS);
+    words
 }
 
 /// Lowercase words of letters and digits.
@@ -321,15 +343,6 @@ fn numbers(text: &str) -> Vec<f64> {
         }
     }
     out
-}
-
-/// A value as a violation quotes it: at most 60 characters.
-fn bounded(text: &str) -> String {
-    const MAX: usize = 60;
-    match text.char_indices().nth(MAX) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -157,16 +157,24 @@ pub(super) fn closest(text: &str) -> Option<Value> {
 
 /// Whether text names one of the union's tools, as the model is shown it or as its
 /// server spells it (`weather_get_forecast`, `weather.get_forecast`), as a word of its own.
+/// A name that is one plain word (`search`, `translate`) counts only where it is called
+/// (`search(`): prose uses such words of its own.
 fn names_a_tool(target: &Target, text: &str) -> bool {
     let lower = text.to_lowercase();
-    let shown = target.tools.iter().flatten().map(|t| t.name.to_lowercase());
-    let spelled = target.names.server_names().map(str::to_lowercase);
+    let shown = target.tools.iter().flatten().map(|t| t.name.as_str());
+    let spelled = target.names.server_names();
     shown.chain(spelled).any(|name| {
+        let plain = name.chars().all(char::is_alphanumeric)
+            && !name.chars().skip(1).any(char::is_uppercase);
+        let name = name.to_lowercase();
         lower.match_indices(&name).any(|(i, _)| {
             let before = lower[..i].chars().last();
-            let after = lower[i + name.len()..].chars().next();
+            let rest = &lower[i + name.len()..];
             let joins = |c: char| c.is_alphanumeric() || c == '_';
-            !before.is_some_and(joins) && !after.is_some_and(joins)
+            let called = rest.trim_start().starts_with('(');
+            !before.is_some_and(joins)
+                && !rest.chars().next().is_some_and(joins)
+                && (!plain || called)
         })
     })
 }

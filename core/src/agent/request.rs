@@ -58,8 +58,9 @@ impl Target {
         (self.name.clone(), hasher.finish())
     }
 
-    /// The names and description of the tool a call `{"name": …}` names (both spellings
-    /// of its name), for telling whether a request is about it; empty for no known tool.
+    /// The names, description and arguments' names of the tool a call `{"name": …}` names
+    /// (both spellings of its name), for telling whether a request is about it; empty for
+    /// no known tool.
     pub fn about(&self, call: &Value) -> String {
         let Some(name) = call.get("name").and_then(Value::as_str) else {
             return String::new();
@@ -69,7 +70,18 @@ impl Target {
         };
         let server = self.names.server_name(&tool.name).unwrap_or_default();
         let description = tool.description.as_deref().unwrap_or_default();
-        format!("{} {server} {description}", tool.name)
+        // The arguments' names say what the tool is about too (`brightness`).
+        let arguments: Vec<&str> = tool
+            .arguments
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        format!(
+            "{} {server} {description} {}",
+            tool.name,
+            arguments.join(" ")
+        )
     }
 
     pub fn new(schema: Arc<Schema>, name: &str) -> Self {

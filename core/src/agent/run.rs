@@ -14,10 +14,10 @@ use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event, tools};
 use super::{conversation, grounding, read};
 use crate::feedback::{RepairPrompt, RepairStrategy};
-use crate::message::{Message, Role};
+use crate::message::Message;
 use crate::parse::Parser;
 use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage};
-use crate::repair::Fix;
+use crate::repair::{Fix, FixKind};
 use crate::toolset::CheckPanic;
 use crate::{Error, Violation, ViolationKind};
 
@@ -140,6 +140,9 @@ struct Run {
     best: Option<(usize, Value)>,
     /// The repair prompt the next attempt sends, after a rejected reply.
     repair: Option<RepairPrompt>,
+    /// Whether a reply was sent back for its choice of call or answer (see
+    /// [`grounding`]): that is asked once.
+    choice_questioned: bool,
 }
 
 impl Run {
@@ -150,6 +153,7 @@ impl Run {
             usage: Usage::default(),
             best: None,
             repair: None,
+            choice_questioned: false,
         }
     }
 
@@ -266,6 +270,16 @@ fn choose_in_prose(target: &Target, modes: Vec<Mode>) -> Vec<Mode> {
     chosen
 }
 
+/// Whether an error sends a reply back for its choice of call or answer.
+fn questions_choice(error: &Error) -> bool {
+    error.violations().iter().any(|v| {
+        matches!(
+            v.kind(),
+            ViolationKind::Ungrounded { .. } | ViolationKind::SkippedTool { .. }
+        )
+    })
+}
+
 /// Whether the attempt after a rejected reply written in prose to a union (see
 /// [`choose_in_prose`]) goes on under the grammar: yes, unless the reply was a call made
 /// of nothing the user wrote ([`ViolationKind::Ungrounded`]), whose next attempt must stay
@@ -291,7 +305,12 @@ fn cut_off<T>(
 ) -> Result<(T, Vec<Value>, Vec<Fix>), Refused> {
     match read {
         Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.cut_off(max_tokens))),
-        Ok((_, _, fixes)) if fixes.iter().any(Fix::completes_a_cut) => {
+        // A reply in prose read as the answer is whole only if the provider says so.
+        Ok((_, _, fixes))
+            if fixes
+                .iter()
+                .any(|f| f.completes_a_cut() || *f.kind() == FixKind::PlainText) =>
+        {
             let cut = Violation::new("", ViolationKind::CutOff { max_tokens });
             Err(Refused::Invalid(Error::single(cut).with_fixes(fixes)))
         }
@@ -443,12 +462,10 @@ impl<P: Provider> Agent<P> {
         // violation of that attempt, repaired and kept like any other.
         let read = read::read(parser, ask.target, &reply, &raw, &shaped, mode)
             .map_err(Refused::Invalid)
-            .and_then(
-                |(values, fixes)| match self.ungrounded(ask, number, &values) {
-                    Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
-                    None => Ok((values, fixes)),
-                },
-            )
+            .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
+                Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
+                None => Ok((values, fixes)),
+            })
             .and_then(|(values, fixes)| match build(&values) {
                 Ok(value) => Ok((value, values, fixes)),
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
@@ -485,15 +502,19 @@ impl<P: Provider> Agent<P> {
     /// (see [`grounding`]). Asked once: a model that replies the same way after it was
     /// told is taken at its word (a tool that saves what the model writes takes values no
     /// one wrote before; a request may name a tool that cannot do what it asks).
-    fn ungrounded(&self, ask: &Ask<'_>, attempt: usize, values: &[Value]) -> Option<Error> {
+    fn ungrounded(&self, ask: &Ask<'_>, run: &Run, values: &[Value]) -> Option<Error> {
         let target = ask.target;
-        if !self.grounded_calls || attempt > 1 || target.tools.is_none() || !target.has_answer {
+        if !self.grounded_calls
+            || run.choice_questioned
+            || target.tools.is_none()
+            || !target.has_answer
+        {
             return None;
         }
         let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
         // Once results are in, answering is what the model should do; an answer beside
         // calls waits for their results.
-        let answers_only = !ask.history.iter().any(|m| m.role == Role::Tool)
+        let answers_only = !conversation::results_in(ask.history)
             && values.iter().all(|v| v.get("answer").is_some());
         let tools = || {
             target.tools.iter().flatten().map(|t| {
@@ -548,6 +569,7 @@ impl<P: Provider> Agent<P> {
                 .truncated(received.reply.finish == FinishReason::Length)
                 .max_reply_chars(self.max_reply_chars),
         );
+        run.choice_questioned |= questions_choice(&error);
         run.keep_best(&error, closest);
         run.attempts.push(received.record(Some(error)));
     }
@@ -585,7 +607,7 @@ impl<P: Provider> Agent<P> {
     /// The first messages of an attempt: system prompt with the shape, history, the
     /// request.
     fn base_messages(&self, ask: &Ask<'_>, mode: Mode) -> Vec<Message> {
-        let after_results = ask.history.iter().any(|m| m.role == Role::Tool);
+        let after_results = conversation::results_in(ask.history);
         let instructions = ask
             .target
             .instructions(mode, self.form, self.example, after_results);

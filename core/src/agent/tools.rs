@@ -405,7 +405,8 @@ impl<P: Provider> Agent<P> {
                     history.push(Message::tool_result(call.id.clone(), content));
                 } else {
                     let called = serde_json::json!({ "name": call.name, "arguments": arguments });
-                    report.push(format!("You called {called}. {content}"));
+                    let called_text = super::conversation::CALLED;
+                    report.push(format!("{called_text}{called}. {content}"));
                 }
             }
             if !report.is_empty() {

@@ -103,43 +103,65 @@ impl NaiveRow {
             }
         };
         let pretty = serde_json::to_string_pretty(&schema).unwrap_or_else(|_| schema.to_string());
-        let mut messages = self.style.opening(task.prompt, &pretty);
-        for _ in 0..self.max_attempts {
-            let reply = match self.chat.complete(&messages, Map::new()).await {
-                Ok(reply) => {
-                    trace.retries += reply.retries;
-                    reply
-                }
-                Err(e) => {
-                    trace.error = Some(e.to_string());
-                    return trace;
-                }
-            };
-            match check(&validator, &reply.content) {
-                Ok(value) => {
-                    trace.attempts.push(AttemptTrace {
-                        ok: true,
-                        tokens: reply.tokens,
-                        ..AttemptTrace::default()
-                    });
-                    trace.value = Some(value);
-                    return trace;
-                }
-                Err(error) => {
-                    messages.push(message("assistant", &reply.content));
-                    messages.push(message("user", &self.style.retry(&error)));
-                    trace.attempts.push(AttemptTrace {
-                        ok: false,
-                        tokens: reply.tokens,
-                        error: Some(error),
-                        raw: Some(reply.content),
-                    });
-                }
+        let messages = self.style.opening(task.prompt, &pretty);
+        let retry = |error: &str| self.style.retry(error);
+        attempts(
+            &self.chat,
+            messages,
+            self.max_attempts,
+            trace,
+            |reply| check(&validator, reply),
+            retry,
+        )
+        .await
+    }
+}
+
+/// The loop itself: each reply read by `read`, and on failure sent back, followed by the
+/// user message `retry` writes for the error, up to `max_attempts`.
+pub async fn attempts(
+    chat: &Chat,
+    mut messages: Vec<Value>,
+    max_attempts: usize,
+    mut trace: Trace,
+    read: impl Fn(&str) -> Result<Value, String>,
+    retry: impl Fn(&str) -> String,
+) -> Trace {
+    for _ in 0..max_attempts {
+        let reply = match chat.complete(&messages, Map::new()).await {
+            Ok(reply) => {
+                trace.retries += reply.retries;
+                reply
+            }
+            Err(e) => {
+                trace.error = Some(e.to_string());
+                return trace;
+            }
+        };
+        match read(&reply.content) {
+            Ok(value) => {
+                trace.attempts.push(AttemptTrace {
+                    ok: true,
+                    tokens: reply.tokens,
+                    ..AttemptTrace::default()
+                });
+                trace.value = Some(value);
+                return trace;
+            }
+            Err(error) => {
+                messages.push(message("assistant", &reply.content));
+                messages.push(message("user", &retry(&error)));
+                trace.attempts.push(AttemptTrace {
+                    ok: false,
+                    tokens: reply.tokens,
+                    error: Some(error),
+                    raw: Some(reply.content),
+                });
             }
         }
-        trace.error = Some(format!("no valid JSON in {} attempts", self.max_attempts));
-        trace
     }
+    trace.error = Some(format!("no valid JSON in {max_attempts} attempts"));
+    trace
 }
 
 /// The reply's JSON, validated; or the error text a user would send back.

@@ -7,11 +7,11 @@
 //! parameters), or an object with `answer`. On failure the reply goes back with
 //! `Error: {error}` and "Please fix the JSON and try again.", up to the attempt limit.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::chat::{Chat, message};
-use crate::naive::{fenced, fix_message};
-use crate::score::{AttemptTrace, Trace};
+use crate::naive::{attempts, fenced, fix_message};
+use crate::score::Trace;
 
 /// What the user's message says after the request and the tools.
 const HOW_TO_REPLY: &str = "To call a function reply with JSON {\"name\": \"<function name>\", \
@@ -42,42 +42,17 @@ impl NaiveChoiceRow {
                 return trace;
             }
         };
-        let mut messages = vec![message("user", &opening(tools, request))];
-        for _ in 0..self.max_attempts {
-            let reply = match self.chat.complete(&messages, Map::new()).await {
-                Ok(reply) => {
-                    trace.retries += reply.retries;
-                    reply
-                }
-                Err(e) => {
-                    trace.error = Some(e.to_string());
-                    return trace;
-                }
-            };
-            match read(&functions, &reply.content) {
-                Ok(value) => {
-                    trace.attempts.push(AttemptTrace {
-                        ok: true,
-                        tokens: reply.tokens,
-                        ..AttemptTrace::default()
-                    });
-                    trace.value = Some(value);
-                    return trace;
-                }
-                Err(error) => {
-                    messages.push(message("assistant", &reply.content));
-                    messages.push(message("user", &fix_message(&error)));
-                    trace.attempts.push(AttemptTrace {
-                        ok: false,
-                        tokens: reply.tokens,
-                        error: Some(error),
-                        raw: Some(reply.content),
-                    });
-                }
-            }
-        }
-        trace.error = Some(format!("no valid JSON in {} attempts", self.max_attempts));
-        trace
+        let messages = vec![message("user", &opening(tools, request))];
+        let read = |reply: &str| read(&functions, reply);
+        attempts(
+            &self.chat,
+            messages,
+            self.max_attempts,
+            trace,
+            read,
+            fix_message,
+        )
+        .await
     }
 }
 

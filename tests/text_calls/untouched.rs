@@ -129,20 +129,36 @@ fn a_record_is_not_read_from_a_call_to_it() {
     assert!(schema.parse("[search(query='rust')]").is_err());
 }
 
-/// Known bug, found by `valid_replies_are_read_as_written`: a valid call in a code fence
-/// whose string argument holds a Mistral marker and Python calls is read as the calls of
-/// that string ("the reply makes 6 tool calls"), not as the call written. Ignored until
-/// the reader is fixed; run with `--ignored` to see it.
+/// Found by `valid_replies_are_read_as_written`: a valid call in a code fence whose string
+/// argument holds a format's marker and Python calls was read as the calls of that string
+/// ("the reply makes 6 tool calls"), not as the call written.
 #[test]
-#[ignore = "known bug: a marker inside a fenced call's string is read as calls"]
 fn a_marker_in_a_fenced_calls_string_is_its_text() {
-    let value = serde_json::json!({"name": "get_weather", "arguments": {
-        "city": "[TOOL_CALLS][search(query='x'), switch_lamp(name='desk', on=True)]",
-        "days": null
-    }});
-    let fenced = format!("Here you go:\n```json\n{value}\n```");
-    let parsed = Parser::new()
-        .parse::<Step>(&fenced)
-        .expect("the call written");
-    assert!(!read_as_text(&parsed.fixes), "{:?}", lines(&parsed.fixes));
+    let markers = [
+        "[TOOL_CALLS]",
+        "<tool_call>",
+        "<function=search>",
+        "<|python_tag|>",
+        "",
+    ];
+    for marker in markers {
+        let text = format!("{marker}[search(query='x'), switch_lamp(name='desk', on=True)]");
+        let value = serde_json::json!({"name": "get_weather", "arguments": {
+            "city": text,
+            "days": null
+        }});
+        let fenced = format!("Here you go:\n```json\n{value}\n```");
+        let parsed = Parser::new()
+            .parse::<Step>(&fenced)
+            .unwrap_or_else(|e| panic!("{marker}: the call written, not {e}"));
+        assert!(
+            !read_as_text(&parsed.fixes),
+            "{marker}: {:?}",
+            lines(&parsed.fixes)
+        );
+        let Step::GetWeather(call) = parsed.value else {
+            panic!("{marker}: read as {:?}", parsed.value)
+        };
+        assert_eq!(call.city, text);
+    }
 }

@@ -55,7 +55,9 @@ pub(crate) struct TextCalls {
     pub calls: Result<Vec<Value>, String>,
     /// Syntax repairs inside the JSON the calls hold.
     pub fixes: Vec<Fix>,
-    /// Where in the text the calls were read (a list of calls is one span).
+    /// Where in the text the calls were read: each JSON value or Python call read (a list
+    /// of calls is one span). A reading whose span lies inside a value that fits as written
+    /// read that value's strings, not calls.
     pub spans: Vec<Range<usize>>,
 }
 
@@ -147,6 +149,7 @@ impl Found {
                 Location::Offset(o) => Fix::new(f.kind().clone(), Location::Offset(at + o)),
                 _ => f,
             }));
+        self.spans.push(at..at + span.len());
         Ok((value, at + span.len()))
     }
 

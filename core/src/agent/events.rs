@@ -44,6 +44,10 @@ pub enum Event {
         to: Mode,
         reason: String,
     },
+    /// The replies to a union of tools with an answer said that none of its functions
+    /// fits (each called a function the union lacks, or one with nothing the user
+    /// wrote): from the attempt after `attempt`, the answer alone is asked for.
+    AnswerAsked { attempt: usize },
     /// The ask succeeded.
     Done { attempts: usize, usage: Usage },
 }
@@ -96,6 +100,10 @@ impl fmt::Display for Event {
             Event::ModeFallback { from, to, .. } => {
                 write!(f, "{from} rejected by the server; using {to}")
             }
+            Event::AnswerAsked { attempt } => write!(
+                f,
+                "after attempt {attempt}, the replies say no function fits: asking for the answer"
+            ),
             Event::Done { attempts, usage } => {
                 write!(f, "done in {attempts} attempt(s), {} tokens", usage.total())
             }

@@ -232,6 +232,43 @@ impl Conversation {
     }
 }
 
+/// The name a call `{"name": …}` gives to a function that is none of `tools` (each as the
+/// model is shown it and as its server spells it) and resembles none of them: no word of
+/// its name, generic verbs aside, begins or is begun by a word of a tool's name
+/// (`translateGoodMorning`, `order_pizza` among `geography.get_country_info` and
+/// `recipes.search`). Such a call says the model wants a function the union lacks; a
+/// misspelled or shortened tool (`get_triangle_area` for `math.triangle_area`) shares a word
+/// and is no invention. `None` for any other value.
+pub(super) fn invented<'a>(
+    value: &Value,
+    tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<String> {
+    let name = value.get("name")?.as_str()?;
+    value.get("answer").is_none().then_some(())?;
+    let called = name_words(name);
+    // A name of generic words only (`search`, `get_info`) says nothing of which function.
+    (!called.is_empty()).then_some(())?;
+    let plain = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    for (shown, server) in tools {
+        if plain(shown) == plain(name) || plain(server) == plain(name) {
+            return None;
+        }
+        let known = name_words(shown).into_iter().chain(name_words(server));
+        if known
+            .into_iter()
+            .any(|k| called.iter().any(|c| same_word(c, &k)))
+        {
+            return None;
+        }
+    }
+    Some(bounded(name, 60))
+}
+
 /// The words of a tool's name that say which tool it is: `math.gcd` → `math`, `gcd`;
 /// `HassTurnOn` → `hass`, `turn`; words under three letters (`on`, `up`, `in`: every
 /// sentence has them) and generic verbs and nouns (`get`, `list`) left out.
@@ -349,7 +386,7 @@ fn numbers(text: &str) -> Vec<f64> {
 mod tests {
     use serde_json::json;
 
-    use super::{Conversation, numbers};
+    use super::{Conversation, invented, numbers};
 
     fn asked(request: &str) -> Conversation {
         Conversation::new(&[], request, request)
@@ -513,5 +550,46 @@ mod tests {
             vec![1250.5, -3.0, 4.5, 7.0, 2.0]
         );
         assert_eq!(numbers("CO2-neutral since 2019-05"), vec![2.0, 2019.0, 5.0]);
+    }
+
+    #[test]
+    fn a_call_of_a_function_like_no_tool_is_an_invention() {
+        let tools = [
+            ("geography_get_country_info", "geography.get_country_info"),
+            ("recipes_search", "recipes.search"),
+            ("math_triangle_area", "math.triangle_area"),
+        ];
+        let call = |name: &str| json!({"name": name, "arguments": {"text": "good morning"}});
+        for name in [
+            "translateGoodMorning",
+            "order_pepperoni_pizza",
+            "Chardonnay",
+            "get_translation",
+        ] {
+            assert_eq!(
+                invented(&call(name), tools).as_deref(),
+                Some(name),
+                "{name}"
+            );
+        }
+        // A tool's name in either spelling, misspelled, shortened or reworded, is no invention.
+        for name in [
+            "geography_get_country_info",
+            "geography.get_country_info",
+            "GeographyGetCountryInfo",
+            "get_country",
+            "triangle_area",
+            "calculate_triangle_area",
+            "recipe_search",
+            "math",
+            "search",
+            "get_info",
+        ] {
+            assert_eq!(invented(&call(name), tools), None, "{name}");
+        }
+        // Answers and values with no name are not calls.
+        assert_eq!(invented(&json!({"answer": "Bom dia"}), tools), None);
+        assert_eq!(invented(&json!({"text": "Bom dia"}), tools), None);
+        assert_eq!(invented(&json!({"name": 3}), tools), None);
     }
 }

@@ -37,6 +37,9 @@ pub(crate) struct Target {
     /// The tools' names as servers spell them and as the model is shown them (the
     /// schema's), for the calls of earlier messages.
     pub names: ToolNames,
+    /// Whether this is the answer alone of a union of tools, asked for once the model has
+    /// said that no function fits ([`Target::answer_only`]).
+    pub only_answer: bool,
 }
 
 pub(crate) struct Tool {
@@ -128,8 +131,34 @@ impl Target {
             has_answer,
             answer_shape,
             names: ToolNames::default(),
+            only_answer: false,
             schema,
         }
+    }
+
+    /// The answer of a union of tools with an answer, as a target of its own: a union of
+    /// that one alternative, asked for with "none of the functions does what the request
+    /// asks, so answer it yourself". `None` for any other target.
+    pub fn answer_only(&self) -> Option<Target> {
+        if self.tools.is_none() || !self.has_answer {
+            return None;
+        }
+        let root = self.schema.resolve(self.schema.root());
+        let answer = root
+            .one_of
+            .iter()
+            .find(|alt| alt.properties.iter().any(|p| p.name == "answer"))?;
+        let mut part = self.schema.part_to_json(answer);
+        let definitions = part.as_object_mut()?.remove("$defs");
+        let mut json = json!({ "oneOf": [part] });
+        if let Some(definitions) = definitions {
+            json["$defs"] = definitions;
+        }
+        let schema = Schema::from_json(json).ok()?;
+        let mut target = Target::new(Arc::new(schema), &self.name);
+        target.names = self.names.clone();
+        target.only_answer = true;
+        Some(target)
     }
 
     /// The system message that states the shape, with an example value or not.
@@ -167,6 +196,18 @@ impl Target {
                 text
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
+            _ if self.only_answer => {
+                let answer = match &self.answer_shape {
+                    Some(shape) => {
+                        format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n")
+                    }
+                    None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
+                };
+                format!(
+                    "None of the functions does what the request asks, so answer it yourself: \
+                     reply with JSON {answer}Reply with the JSON only."
+                )
+            }
             // A union of tools: what each does, and when to call rather than answer.
             _ if self.tools.is_some() => self.union_instructions(form, after_results),
             _ => {

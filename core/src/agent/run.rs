@@ -143,6 +143,11 @@ struct Run {
     /// Whether a reply was sent back for its choice of call or answer (see
     /// [`grounding`]): that is asked once.
     choice_questioned: bool,
+    /// What the rejected replies so far said of the union's functions.
+    doubts: Doubts,
+    /// The answer alone, asked for once the replies have said that no function fits
+    /// ([`no_function_fits`]).
+    answer_only: Option<Target>,
 }
 
 impl Run {
@@ -154,7 +159,14 @@ impl Run {
             best: None,
             repair: None,
             choice_questioned: false,
+            doubts: Doubts::default(),
+            answer_only: None,
         }
+    }
+
+    /// What this attempt asks for: the ask's target, or its answer alone.
+    fn target<'t>(&'t self, ask: &'t Ask<'_>) -> &'t Target {
+        self.answer_only.as_ref().unwrap_or(ask.target)
     }
 
     /// The attempts counted so far: each one that got a reply.
@@ -270,6 +282,71 @@ fn choose_in_prose(target: &Target, modes: Vec<Mode>) -> Vec<Mode> {
     chosen
 }
 
+/// What a rejected reply to a union of tools says of its functions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Doubts {
+    /// It called a function that is none of the union's and resembles none
+    /// ([`grounding::invented`]).
+    invented: bool,
+    /// It called a function with none of the values the user wrote
+    /// ([`ViolationKind::Ungrounded`]).
+    ungrounded: bool,
+}
+
+impl Doubts {
+    /// The doubts of a reply: its text as read (`raw`), and the error it was rejected with.
+    fn of(target: &Target, raw: &str, error: &Error) -> Self {
+        if target.tools.is_none() || !target.has_answer {
+            return Doubts::default();
+        }
+        let tools: Vec<(&str, &str)> = target
+            .tools
+            .iter()
+            .flatten()
+            .map(|t| {
+                let server = target.names.server_name(&t.name).unwrap_or(&t.name);
+                (t.name.as_str(), server)
+            })
+            .collect();
+        let calls = match read::closest(raw) {
+            Some(Value::Array(items)) => items,
+            Some(one) => vec![one],
+            None => Vec::new(),
+        };
+        Doubts {
+            invented: calls
+                .iter()
+                .any(|call| grounding::invented(call, tools.iter().copied()).is_some()),
+            ungrounded: error
+                .violations()
+                .iter()
+                .any(|v| matches!(v.kind(), ViolationKind::Ungrounded { .. })),
+        }
+    }
+
+    fn and(self, other: Doubts) -> Doubts {
+        Doubts {
+            invented: self.invented || other.invented,
+            ungrounded: self.ungrounded || other.ungrounded,
+        }
+    }
+}
+
+/// Whether the replies to a union with an answer have said that none of its functions
+/// fits: a reply called a function that is none of them and resembles none, and another
+/// did so too or made a call of nothing the user wrote (in either order). The model is
+/// then asked for its answer alone.
+///
+/// Asked something no function does, a small model names the function it would need
+/// (`translateGoodMorning`), and told that there is none, names it again or, under a
+/// grammar, fills a real one with placeholders (`{"country": "text"}`). One such reply
+/// may be a slip, so it is sent back as any other; two say what the model means. A call
+/// of nothing the user wrote, twice, is not enough on its own: a tool may save what the
+/// model composes.
+fn no_function_fits(before: Doubts, now: Doubts) -> bool {
+    (now.invented && (before.invented || before.ungrounded)) || (now.ungrounded && before.invented)
+}
+
 /// Whether an error sends a reply back for its choice of call or answer.
 fn questions_choice(error: &Error) -> bool {
     error.violations().iter().any(|v| {
@@ -367,10 +444,24 @@ impl<P: Provider> Agent<P> {
                     // it: the next attempt is not the same request in the same mode.
                     let looped = received.reply.finish == FinishReason::Length
                         && received.mode == Mode::JsonSchema;
+                    let doubts = Doubts::of(run.target(ask), &received.raw, &error);
+                    // A reply that called a function the union lacks stays free to answer.
                     let to_grammar = received.mode == Mode::Prompt
                         && run.modes.get(1) == Some(&Mode::JsonSchema)
-                        && after_prose(&error);
+                        && after_prose(&error)
+                        && !doubts.invented;
                     self.reject(&mut run, ask, received, error);
+                    if run.answer_only.is_none() && no_function_fits(run.doubts, doubts) {
+                        run.answer_only = ask.target.answer_only();
+                        if run.answer_only.is_some() {
+                            // A fresh ask: the repair of a call is not what is asked now.
+                            run.repair = None;
+                            self.emit(Event::AnswerAsked {
+                                attempt: run.attempted(),
+                            });
+                        }
+                    }
+                    run.doubts = run.doubts.and(doubts);
                     if self.mode == Mode::Auto && run.modes.len() > 1 {
                         if looped {
                             self.fall_back(&mut run, ask.target, CUT_UNDER_GRAMMAR.into(), false);
@@ -412,10 +503,11 @@ impl<P: Provider> Agent<P> {
         build: impl Fn(&[Value]) -> Result<T, Refused>,
     ) -> Outcome<T> {
         let number = run.attempted() + 1;
-        let base = self.base_messages(ask, mode);
+        let target = run.target(ask);
+        let base = self.base_messages(ask, target, mode);
         let messages = run.messages(base, self.strategy);
         let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
-        let (mut request, shaped) = match ask.target.request(mode, messages, dialect) {
+        let (mut request, shaped) = match target.request(mode, messages, dialect) {
             Ok(built) => built,
             Err(reason) if run.modes.len() > 1 => {
                 return Outcome::FallBack {
@@ -432,7 +524,7 @@ impl<P: Provider> Agent<P> {
         } else {
             self.temperature
         };
-        request.max_tokens = self.max_tokens.tokens(ask.target);
+        request.max_tokens = self.max_tokens.tokens(target);
         self.emit(Event::AttemptStarted {
             attempt: number,
             mode,
@@ -451,7 +543,7 @@ impl<P: Provider> Agent<P> {
             }
             Err(CallError::Provider(error)) => return Outcome::Failed(Failure::Provider(error)),
         };
-        let raw = ask.target.reply_text(&reply);
+        let raw = target.reply_text(&reply);
         self.emit(Event::ReplyReceived {
             attempt: number,
             usage: reply.usage,
@@ -460,7 +552,7 @@ impl<P: Provider> Agent<P> {
         });
         // The typed value is built inside the loop: what the type rejects is a
         // violation of that attempt, repaired and kept like any other.
-        let read = read::read(parser, ask.target, &reply, &raw, &shaped, mode)
+        let read = read::read(parser, target, &reply, &raw, &shaped, mode)
             .map_err(Refused::Invalid)
             .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
                 Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
@@ -506,6 +598,7 @@ impl<P: Provider> Agent<P> {
         let target = ask.target;
         if !self.grounded_calls
             || run.choice_questioned
+            || run.answer_only.is_some()
             || target.tools.is_none()
             || !target.has_answer
         {
@@ -558,7 +651,7 @@ impl<P: Provider> Agent<P> {
             error: error.clone(),
         });
         let closest = read::closest(&received.raw);
-        let mut repair = RepairPrompt::for_schema(&ask.target.schema, &received.raw, &error);
+        let mut repair = RepairPrompt::for_schema(&run.target(ask).schema, &received.raw, &error);
         if let Some(value) = &closest {
             repair = repair.corrected(value);
         }
@@ -606,17 +699,15 @@ impl<P: Provider> Agent<P> {
 
     /// The first messages of an attempt: system prompt with the shape, history, the
     /// request.
-    fn base_messages(&self, ask: &Ask<'_>, mode: Mode) -> Vec<Message> {
+    fn base_messages(&self, ask: &Ask<'_>, target: &Target, mode: Mode) -> Vec<Message> {
         let after_results = conversation::results_in(ask.history);
-        let instructions = ask
-            .target
-            .instructions(mode, self.form, self.example, after_results);
+        let instructions = target.instructions(mode, self.form, self.example, after_results);
         let system = match &self.system {
             Some(s) => format!("{s}\n\n{instructions}"),
             None => instructions,
         };
         let mut messages = vec![Message::system(system)];
-        messages.extend(conversation::in_mode(ask.history, mode, &ask.target.names));
+        messages.extend(conversation::in_mode(ask.history, mode, &target.names));
         if !ask.prompt.is_empty() {
             messages.push(Message::user(ask.prompt));
         }

@@ -143,9 +143,7 @@ fn restore(text: &str, shaped: &Shaped) -> (String, Vec<Fix>) {
 
 /// The repaired value of a rejected reply, for the error's best partial value.
 pub(super) fn closest(text: &str) -> Option<Value> {
-    candidates(text)
-        .into_iter()
-        .find_map(|c| repair(&c.text).ok().map(|(v, _)| v))
+    crate::extract::closest_value(text)
 }
 
 /// Whether text holds a JSON object or array, not just prose.

@@ -12,7 +12,7 @@ use tracing::{debug, warn};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event, tools};
-use super::{conversation, read};
+use super::{conversation, partial, read};
 use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
 use crate::parse::Parser;
@@ -136,19 +136,23 @@ struct Run {
     /// Every attempt that got a reply, in order.
     attempts: Vec<Attempt>,
     usage: Usage,
-    /// The repaired value with the fewest violations so far, and their count.
-    best: Option<(usize, Value)>,
+    /// Each rejected reply's value as local repair read it, and why it was rejected: what
+    /// the best partial value is made of (see [`partial`]).
+    rejected: Vec<(Value, Error)>,
+    /// Whether the best partial value is put together field by field (a record).
+    by_field: bool,
     /// The repair prompt the next attempt sends, after a rejected reply.
     repair: Option<RepairPrompt>,
 }
 
 impl Run {
-    fn new(modes: Vec<Mode>) -> Self {
+    fn new(modes: Vec<Mode>, by_field: bool) -> Self {
         Run {
             modes,
             attempts: Vec::new(),
             usage: Usage::default(),
-            best: None,
+            rejected: Vec::new(),
+            by_field,
             repair: None,
         }
     }
@@ -170,14 +174,10 @@ impl Run {
         }
     }
 
-    /// Keeps the closest value of a rejected reply. On a tie the later reply wins: it
-    /// was written knowing what was wrong.
+    /// Keeps the value of a rejected reply, for the best partial value.
     fn keep_best(&mut self, error: &Error, closest: Option<Value>) {
-        let count = error.violations().len();
-        if let Some(value) = closest
-            && self.best.as_ref().is_none_or(|(n, _)| count <= *n)
-        {
-            self.best = Some((count, value));
+        if let Some(value) = closest {
+            self.rejected.push((value, error.clone()));
         }
     }
 
@@ -239,8 +239,8 @@ impl Run {
 
     fn exhausted(self) -> AskError {
         AskError::Exhausted {
+            best: partial::best(&self.rejected, self.by_field),
             attempts: self.attempts,
-            best: self.best.map(|(_, value)| value),
         }
     }
 }
@@ -271,7 +271,7 @@ impl<P: Provider> Agent<P> {
         ask: &Ask<'_>,
         build: impl Fn(&[Value]) -> Result<T, Refused>,
     ) -> Result<Success<T>, AskError> {
-        let mut run = Run::new(self.modes(ask.target));
+        let mut run = Run::new(self.modes(ask.target), ask.target.is_record());
         let parser = Parser::new().coercion(self.coercion);
         while run.attempted() < self.max_attempts {
             let Some(mode) = run.mode() else {
@@ -491,7 +491,8 @@ impl<P: Provider> Agent<P> {
     /// The first messages of an attempt: system prompt with the shape, history, the
     /// request.
     fn base_messages(&self, ask: &Ask<'_>, mode: Mode) -> Vec<Message> {
-        let instructions = ask.target.instructions(mode, self.form, self.example);
+        let example = self.example.then_some(self.example_form);
+        let instructions = ask.target.instructions(mode, self.form, example);
         let system = match &self.system {
             Some(s) => format!("{s}\n\n{instructions}"),
             None => instructions,

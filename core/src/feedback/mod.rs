@@ -43,8 +43,9 @@ pub enum RepairStrategy {
 
 /// The placeholders a template may use.
 ///
-/// `{keep}` names the fields of the reply that were right (no violation at or under them),
-/// to be kept as they are; empty when none was. `{example}` is an example of the shape whose
+/// `{keep}` names the fields of the reply that were right (no violation at, under or over
+/// them), to be kept as they are (`These fields were right; keep them as they are:
+/// /number, /customer.`); empty when none was. `{example}` is an example of the shape whose
 /// strings are placeholders (`"<name>"`, `"INV-0000"`, see
 /// [`render::placeholder_example_schema`]), and it is empty (its line dropped) unless
 /// nothing in the reply was right and some violation is about its shape: an example beside
@@ -412,12 +413,14 @@ impl RepairPrompt {
             .collect()
     }
 
-    /// `These fields were right; keep them as they are: "number", "customer".`
+    /// `These fields were right; keep them as they are: /number, /customer.` The fields are
+    /// written as pointers, as the problems are: in a tool call, `/name` (the tool) is not
+    /// `/arguments/name`.
     fn keep(&self) -> String {
         let kept: Vec<String> = self
             .kept_fields()
             .into_iter()
-            .map(crate::error::quote)
+            .map(|key| format!("/{}", key.replace('~', "~0").replace('/', "~1")))
             .collect();
         match kept.as_slice() {
             [] => String::new(),

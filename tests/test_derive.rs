@@ -542,7 +542,7 @@ fn schema_attributes_constrain_and_explain() {
             &ViolationKind::FormatMismatch {
                 found: "\"today\"".into(),
                 format: "date".into(),
-                example: "\"2025-06-14\"".into()
+                form: "YYYY-MM-DD".into()
             },
             &ViolationKind::OutOfRange {
                 found: "0".into(),

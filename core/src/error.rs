@@ -92,6 +92,22 @@ impl Error {
         self
     }
 
+    /// Whether the value at `pointer` (RFC 6901) was right as far as the schema can tell: no
+    /// violation is at it, under it, or over it. A violation over it — at the root (not
+    /// JSON, not an object, cut off, a check over the whole value) or at a parent — says
+    /// nothing of which part was right, so no part under it counts as right.
+    pub(crate) fn right_at(&self, pointer: &str) -> bool {
+        let nested = |inner: &str, outer: &str| {
+            inner
+                .strip_prefix(outer)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        self.violations.iter().all(|v| {
+            let at = v.pointer();
+            !nested(at, pointer) && !nested(pointer, at)
+        })
+    }
+
     /// Takes the violations out of the error.
     pub fn into_violations(self) -> Vec<Violation> {
         self.violations
@@ -217,8 +233,8 @@ impl Violation {
         self.inner.suggestion = Deferred::ready(Some(suggestion));
     }
 
-    /// Adds what to write instead, in words a model can act on: `write it like
-    /// "2025-06-14"` for a pattern, the allowed keys for an unknown one.
+    /// Adds what to write instead, in words a model can act on: `write it in the form
+    /// "INV-0000"` for a pattern, the allowed keys for an unknown one.
     pub fn with_advice(mut self, advice: impl Into<String>) -> Self {
         self.inner.advice = Deferred::ready(Some(advice.into()));
         self
@@ -390,11 +406,11 @@ pub enum ViolationKind {
     /// A string that does not match the required regular expression.
     PatternMismatch { found: String, pattern: String },
     /// A string that is not a value of its `format` (`uuid`, `date`, `time`, `date-time`);
-    /// `example` is one that is.
+    /// `form` is how its values are written (`YYYY-MM-DD`), never a value itself.
     FormatMismatch {
         found: String,
         format: String,
-        example: String,
+        form: String,
     },
     /// An array whose items must be unique repeats one (`first` and `second` are indices).
     NotUnique { first: usize, second: usize },
@@ -516,10 +532,11 @@ impl Display for ViolationKind {
             ViolationKind::FormatMismatch {
                 found,
                 format,
-                example,
+                form,
             } => write!(
                 f,
-                "{found} is not a valid {format}; write it like {example}"
+                "{found} is not a valid {format}; write it in the form {}",
+                quote(form)
             ),
             ViolationKind::NotUnique { first, second } => write!(
                 f,

@@ -132,6 +132,14 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
     out
 }
 
+/// The value of the first candidate that local repair reads, whatever its shape: what a
+/// rejected reply said, for repair prompts and the best partial value.
+pub(crate) fn closest_value(raw: &str) -> Option<serde_json::Value> {
+    candidates(raw)
+        .into_iter()
+        .find_map(|c| crate::repair::repair(&c.text).ok().map(|(v, _)| v))
+}
+
 /// The reply as a model meant it to be read, for readers of text that is not JSON (tool
 /// calls in a chat template's format): without `<think>` blocks and without code fence
 /// markers, each reported.

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::Value;
-use toolschema::agent::{Event, PromptForm};
+use toolschema::agent::{Event, ExampleForm, PromptForm};
 use toolschema::provider::{Mode, OpenAi};
 use toolschema::{Agent, AskError, Dialect, RepairStrategy, ToolSchema};
 
@@ -66,7 +66,8 @@ pub struct AgentRow {
 
 impl AgentRow {
     /// `variant`: what the row changes from the defaults, after the `+` of its name
-    /// (`auto+schema`): `schema` or `both` (the prompt form), `noex` (no example), `plain`
+    /// (`auto+schema`): `schema` or `both` (the prompt form), `noex` (no example), `values`
+    /// (the example of a record with realistic values, not placeholders), `plain`
     /// (schemas sent as derived, optional keys optional, instead of the provider's dialect),
     /// `corrected` or `minimal` (the repair strategy), `t0.5` (the repair temperature).
     pub fn new(
@@ -90,6 +91,7 @@ impl AgentRow {
                 "schema" => agent.prompt_form(PromptForm::JsonSchema),
                 "both" => agent.prompt_form(PromptForm::Both),
                 "noex" => agent.example(false),
+                "values" => agent.example_form(ExampleForm::Values),
                 "plain" => agent.dialect(Dialect::Strict),
                 "corrected" => agent.repair_strategy(RepairStrategy::Corrected),
                 "minimal" => agent.repair_strategy(RepairStrategy::Minimal),

@@ -377,3 +377,43 @@ async fn prose_using_a_one_word_tool_name_as_a_word_is_the_answer() {
         .expect("the answer");
     assert!(matches!(choice, Choice::Answer(_)));
 }
+
+#[tokio::test]
+async fn each_check_of_the_choice_sends_a_reply_back_once() {
+    // An answer that skips the tool the request names, then a call of another tool made
+    // of nothing the user wrote: each is sent back, once.
+    let skipped = r#"{"answer": "MSFT trades at $100."}"#;
+    let made_up = r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}"#;
+    let quote = r#"{"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}"#;
+    let request = "Get me the latest stock quote for MSFT.";
+    let (server, provider) = openai(vec![chat(skipped), chat(made_up), chat(quote)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent.ask_tools(&finance(), request).await.expect("a call");
+    let Choice::Calls(calls) = choice else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].name(), "finance.stock_quote");
+    let bodies = bodies(&server).await;
+    assert!(
+        contents(&bodies[1])
+            .pop()
+            .unwrap()
+            .contains("the request asks for what")
+    );
+    assert!(
+        contents(&bodies[2])
+            .pop()
+            .unwrap()
+            .contains("none of the call's values")
+    );
+
+    // The same answer after each was asked is taken at the model's word.
+    let (server, provider) = openai(vec![chat(skipped), chat(made_up), chat(skipped)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), request)
+        .await
+        .expect("the answer");
+    assert_eq!(choice, Choice::Answer(json!("MSFT trades at $100.")));
+    assert_eq!(super::server::bodies(&server).await.len(), 3);
+}

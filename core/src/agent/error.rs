@@ -70,7 +70,9 @@ pub enum AskError {
     #[error("no usable reply in {} attempt(s); the last one failed with:\n{}", .attempts.len(), last_error(.attempts))]
     Exhausted {
         attempts: Vec<Attempt>,
-        /// The repaired value that came closest (fewest violations).
+        /// The repaired value that came closest: the reply with the fewest violations,
+        /// with each top-level field of a record taken from the first reply in which it
+        /// was right (see [`AskError::best_partial`]).
         best: Option<Value>,
     },
     /// The provider failed in a way retrying did not fix.
@@ -170,7 +172,14 @@ impl AskError {
         self.attempts().last().map(Attempt::raw)
     }
 
-    /// The repaired value that came closest to fitting.
+    /// The repaired value that came closest to fitting, keeping what was right.
+    ///
+    /// It starts from the reply with the fewest violations (the later of equals). Where
+    /// the type is a record (an object with fields, not a union), each top-level field is
+    /// then taken whole from the **first** reply in which it was right: present, with no
+    /// violation at it, under it, or over the whole reply. A repair that changed a right
+    /// field (a correct `INV-0317` rewritten as an example's `INV-0123`) does not win it;
+    /// a field right in no reply stays as the closest reply has it.
     pub fn best_partial(&self) -> Option<&Value> {
         match self {
             AskError::Exhausted { best, .. } => best.as_ref(),

@@ -14,9 +14,11 @@
 mod cap;
 mod choice;
 mod conversation;
+mod doubts;
 mod error;
 mod events;
 mod grounding;
+mod partial;
 mod read;
 mod request;
 mod retry;
@@ -31,7 +33,7 @@ use tracing::{Instrument, info_span};
 pub use cap::ReplyCap;
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
-pub use request::PromptForm;
+pub use request::{ExampleForm, PromptForm};
 pub use retry::{Backoff, CancelToken, Delays};
 pub use tools::{StepOutcome, ToolFailure, ToolPanic, Toolbox};
 
@@ -81,6 +83,7 @@ pub struct Agent<P> {
     strategy: RepairStrategy,
     form: PromptForm,
     example: bool,
+    example_form: ExampleForm,
     coercion: Coercion,
     backoff: Backoff,
     budget: Option<u64>,
@@ -108,6 +111,7 @@ impl<P: Provider> Agent<P> {
             strategy: RepairStrategy::Conversation,
             form: PromptForm::Compact,
             example: true,
+            example_form: ExampleForm::Placeholders,
             coercion: Coercion::Safe,
             backoff: Backoff::new(),
             budget: None,
@@ -206,6 +210,39 @@ impl<P: Provider> Agent<P> {
     /// Whether the first request shows an example value (by default it does).
     pub fn example(mut self, show: bool) -> Self {
         self.example = show;
+        self
+    }
+
+    /// What the first request's example of a record is made of: placeholders that cannot
+    /// pass for facts of the request (the default), or realistic values. Unions of tools
+    /// show their example call either way.
+    ///
+    /// ```
+    /// use toolschema::{Agent, ToolSchema};
+    /// use toolschema::agent::ExampleForm;
+    /// use toolschema::provider::Scripted;
+    ///
+    /// #[derive(ToolSchema, Debug)]
+    /// struct Invoice {
+    ///     #[schema(pattern = "^INV-[0-9]{4}$")]
+    ///     number: String,
+    ///     customer: String,
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let model = Scripted::new([r#"{"number": "INV-0317", "customer": "Ann"}"#]);
+    /// let agent = Agent::new(model.clone());
+    /// let invoice: Invoice = agent.ask("INV-0317 for Ann").await.unwrap();
+    /// assert!(model.request_texts()[0].contains(r#"{"number":"INV-0000","customer":"<customer>"}"#));
+    ///
+    /// let model = Scripted::new([r#"{"number": "INV-0317", "customer": "Ann"}"#]);
+    /// let agent = Agent::new(model.clone()).example_form(ExampleForm::Values);
+    /// let invoice: Invoice = agent.ask("INV-0317 for Ann").await.unwrap();
+    /// assert!(model.request_texts()[0].contains(r#"{"number":"INV-0123","customer":"text"}"#));
+    /// # });
+    /// ```
+    pub fn example_form(mut self, form: ExampleForm) -> Self {
+        self.example_form = form;
         self
     }
 

@@ -150,9 +150,7 @@ fn restore(text: &str, shaped: &Shaped) -> (String, Vec<Fix>) {
 
 /// The repaired value of a rejected reply, for the error's best partial value.
 pub(super) fn closest(text: &str) -> Option<Value> {
-    candidates(text)
-        .into_iter()
-        .find_map(|c| repair(&c.text).ok().map(|(v, _)| v))
+    crate::extract::closest_value(text)
 }
 
 /// Whether text names one of the union's tools, as the model is shown it or as its

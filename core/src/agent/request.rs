@@ -23,12 +23,33 @@ pub enum PromptForm {
     Both,
 }
 
+/// Which example value the first request shows for a record (see
+/// [`Agent::example_form`](super::Agent::example_form)). Unions of tools show their
+/// example call as before, whichever is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ExampleForm {
+    /// Strings as placeholders that cannot pass for facts of the request: `"<name>"` where
+    /// any text will do, the form of a pattern or format (`"INV-0000"`, `"YYYY-MM-DD"`)
+    /// where one is required; optional keys absent. See
+    /// [`render::placeholder_example`](crate::render::placeholder_example).
+    #[default]
+    Placeholders,
+    /// Realistic values (`"text"`, `"INV-0123"`, `"2025-06-14"`), optional keys absent: what
+    /// the first request showed before, and what small models copy into answers whose
+    /// request gives another value or none. See
+    /// [`render::sparse_example_schema`](crate::render::sparse_example_schema).
+    Values,
+}
+
 /// What is asked for, prepared once per ask.
 pub(crate) struct Target {
     pub schema: Arc<Schema>,
     pub name: String,
     pub compact: String,
     pub example: Value,
+    /// The example of a record with placeholders for its strings ([`ExampleForm::Placeholders`]).
+    pub placeholders: Value,
     /// The tools of a union of tool calls, and whether it has an answer.
     pub tools: Option<Vec<Tool>>,
     pub has_answer: bool,
@@ -126,6 +147,7 @@ impl Target {
             // Optional keys shown as absent: with values there, small models copy them
             // into answers whose request gives none (measured in examples/eval).
             example: render::sparse_example_schema(&schema),
+            placeholders: render::placeholder_example_schema(&schema),
             name: snake(name),
             tools: (is_union && !tools.is_empty()).then_some(tools),
             has_answer,
@@ -161,13 +183,19 @@ impl Target {
         Some(target)
     }
 
-    /// The system message that states the shape, with an example value or not.
-    /// `after_results`: the conversation already holds results of calls.
+    /// Whether the target is a record: an object with fields, not a union.
+    pub fn is_record(&self) -> bool {
+        let root = self.schema.resolve(self.schema.root());
+        !root.properties.is_empty() && root.one_of.is_empty() && root.any_of.is_empty()
+    }
+
+    /// The system message that states the shape, with an example value in the given form
+    /// or none. `after_results`: the conversation already holds results of calls.
     pub fn instructions(
         &self,
         mode: Mode,
         form: PromptForm,
-        example: bool,
+        example: Option<ExampleForm>,
         after_results: bool,
     ) -> String {
         let shape = match form {
@@ -211,10 +239,12 @@ impl Target {
             // A union of tools: what each does, and when to call rather than answer.
             _ if self.tools.is_some() => self.union_instructions(form, after_results),
             _ => {
-                let shown = if example {
-                    format!("For example:\n{}\n", self.example)
-                } else {
-                    String::new()
+                let shown = match example {
+                    Some(ExampleForm::Placeholders) => {
+                        format!("For example:\n{}\n", self.placeholders)
+                    }
+                    Some(ExampleForm::Values) => format!("For example:\n{}\n", self.example),
+                    None => String::new(),
                 };
                 format!(
                     "Reply with one JSON value of {notation}:\n{shape}\n{shown}Reply with the JSON only."

@@ -9,10 +9,11 @@
 use serde_json::Value;
 use tracing::{debug, warn};
 
+use super::doubts::{Doubts, FIX_UNDER_GRAMMAR, after_prose, choose_in_prose, no_function_fits};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event, tools};
-use super::{conversation, grounding, read};
+use super::{conversation, grounding, partial, read};
 use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
 use crate::parse::Parser;
@@ -136,14 +137,15 @@ struct Run {
     /// Every attempt that got a reply, in order.
     attempts: Vec<Attempt>,
     usage: Usage,
-    /// The repaired value with the fewest violations so far, and their count.
-    best: Option<(usize, Value)>,
+    /// Each rejected reply's value as local repair read it, and why it was rejected: what
+    /// the best partial value is made of (see [`partial`]).
+    rejected: Vec<(Value, Error)>,
+    /// Whether the best partial value is put together field by field (a record).
+    by_field: bool,
     /// The repair prompt the next attempt sends, after a rejected reply.
     repair: Option<RepairPrompt>,
-    /// Whether a reply was sent back for its choice of call or answer (see
-    /// [`grounding`]): that is asked once.
-    choice_questioned: bool,
-    /// What the rejected replies so far said of the union's functions.
+    /// What the rejected replies so far said of the union's functions: each check of the
+    /// choice of a call or the answer (see [`grounding`]) sends a reply back once.
     doubts: Doubts,
     /// The answer alone, asked for once the replies have said that no function fits
     /// ([`no_function_fits`]).
@@ -151,14 +153,14 @@ struct Run {
 }
 
 impl Run {
-    fn new(modes: Vec<Mode>) -> Self {
+    fn new(modes: Vec<Mode>, by_field: bool) -> Self {
         Run {
             modes,
             attempts: Vec::new(),
             usage: Usage::default(),
-            best: None,
+            rejected: Vec::new(),
+            by_field,
             repair: None,
-            choice_questioned: false,
             doubts: Doubts::default(),
             answer_only: None,
         }
@@ -186,14 +188,10 @@ impl Run {
         }
     }
 
-    /// Keeps the closest value of a rejected reply. On a tie the later reply wins: it
-    /// was written knowing what was wrong.
+    /// Keeps the value of a rejected reply, for the best partial value.
     fn keep_best(&mut self, error: &Error, closest: Option<Value>) {
-        let count = error.violations().len();
-        if let Some(value) = closest
-            && self.best.as_ref().is_none_or(|(n, _)| count <= *n)
-        {
-            self.best = Some((count, value));
+        if let Some(value) = closest {
+            self.rejected.push((value, error.clone()));
         }
     }
 
@@ -255,122 +253,11 @@ impl Run {
 
     fn exhausted(self) -> AskError {
         AskError::Exhausted {
+            best: partial::best(&self.rejected, self.by_field),
             attempts: self.attempts,
-            best: self.best.map(|(_, value)| value),
         }
     }
 }
-
-/// The modes of a union of tools with an answer: its first attempt in plain prompt mode
-/// where the provider also has a grammar (`json_schema`), the grammar next.
-///
-/// Under the union's grammar, a small model calls a tool whatever it is asked: its first
-/// tokens must open a call or the answer, and a call is what the prompt is about. Measured
-/// on the tool-choice evaluation (0.5B model), it answered 1 of 16 requests no tool fits
-/// under the grammar, 11 of 16 in prompt mode. The choice is made in prose; a reply that
-/// then needs fixing goes on under the grammar ([`after_prose`]).
-fn choose_in_prose(target: &Target, modes: Vec<Mode>) -> Vec<Mode> {
-    let union_with_answer = target.tools.is_some() && target.has_answer;
-    if !union_with_answer
-        || modes.first() != Some(&Mode::JsonSchema)
-        || !modes.contains(&Mode::Prompt)
-    {
-        return modes;
-    }
-    let mut chosen = vec![Mode::Prompt];
-    chosen.extend(modes.into_iter().filter(|m| *m != Mode::Prompt));
-    chosen
-}
-
-/// What a rejected reply to a union of tools says of its functions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Doubts {
-    /// It called a function that is none of the union's and resembles none
-    /// ([`grounding::invented`]).
-    invented: bool,
-    /// It called a function with none of the values the user wrote
-    /// ([`ViolationKind::Ungrounded`]).
-    ungrounded: bool,
-}
-
-impl Doubts {
-    /// The doubts of a reply: its text as read (`raw`), and the error it was rejected with.
-    fn of(target: &Target, raw: &str, error: &Error) -> Self {
-        if target.tools.is_none() || !target.has_answer {
-            return Doubts::default();
-        }
-        let tools: Vec<(&str, &str)> = target
-            .tools
-            .iter()
-            .flatten()
-            .map(|t| {
-                let server = target.names.server_name(&t.name).unwrap_or(&t.name);
-                (t.name.as_str(), server)
-            })
-            .collect();
-        let calls = match read::closest(raw) {
-            Some(Value::Array(items)) => items,
-            Some(one) => vec![one],
-            None => Vec::new(),
-        };
-        Doubts {
-            invented: calls
-                .iter()
-                .any(|call| grounding::invented(call, tools.iter().copied()).is_some()),
-            ungrounded: error
-                .violations()
-                .iter()
-                .any(|v| matches!(v.kind(), ViolationKind::Ungrounded { .. })),
-        }
-    }
-
-    fn and(self, other: Doubts) -> Doubts {
-        Doubts {
-            invented: self.invented || other.invented,
-            ungrounded: self.ungrounded || other.ungrounded,
-        }
-    }
-}
-
-/// Whether the replies to a union with an answer have said that none of its functions
-/// fits: a reply called a function that is none of them and resembles none, and another
-/// did so too or made a call of nothing the user wrote (in either order). The model is
-/// then asked for its answer alone.
-///
-/// Asked something no function does, a small model names the function it would need
-/// (`translateGoodMorning`), and told that there is none, names it again or, under a
-/// grammar, fills a real one with placeholders (`{"country": "text"}`). One such reply
-/// may be a slip, so it is sent back as any other; two say what the model means. A call
-/// of nothing the user wrote, twice, is not enough on its own: a tool may save what the
-/// model composes.
-fn no_function_fits(before: Doubts, now: Doubts) -> bool {
-    (now.invented && (before.invented || before.ungrounded)) || (now.ungrounded && before.invented)
-}
-
-/// Whether an error sends a reply back for its choice of call or answer.
-fn questions_choice(error: &Error) -> bool {
-    error.violations().iter().any(|v| {
-        matches!(
-            v.kind(),
-            ViolationKind::Ungrounded { .. } | ViolationKind::SkippedTool { .. }
-        )
-    })
-}
-
-/// Whether the attempt after a rejected reply written in prose to a union (see
-/// [`choose_in_prose`]) goes on under the grammar: yes, unless the reply was a call made
-/// of nothing the user wrote ([`ViolationKind::Ungrounded`]), whose next attempt must stay
-/// free to answer.
-fn after_prose(error: &Error) -> bool {
-    !error
-        .violations()
-        .iter()
-        .any(|v| matches!(v.kind(), ViolationKind::Ungrounded { .. }))
-}
-
-/// The reason of a move from prose to the grammar after a rejected reply.
-const FIX_UNDER_GRAMMAR: &str =
-    "the reply chose in prose and needs fixing; the grammar holds the fix to the union's shapes";
 
 /// The read of a reply the provider cut at its token limit. What the cut left reads like
 /// bad content, so the error says it was a cut first; and a value that only the closing
@@ -403,7 +290,7 @@ impl<P: Provider> Agent<P> {
         ask: &Ask<'_>,
         build: impl Fn(&[Value]) -> Result<T, Refused>,
     ) -> Result<Success<T>, AskError> {
-        let mut run = Run::new(self.modes(ask.target));
+        let mut run = Run::new(self.modes(ask.target), ask.target.is_record());
         let parser = Parser::new().coercion(self.coercion);
         while run.attempted() < self.max_attempts {
             let Some(mode) = run.mode() else {
@@ -589,15 +476,16 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    /// The error of a first reply whose calls are made of nothing the conversation holds,
-    /// or whose answer skips the tool the request names, where the union has an answer
-    /// (see [`grounding`]). Asked once: a model that replies the same way after it was
+    /// The error of a reply whose calls are made of nothing the conversation holds, or
+    /// whose answer skips the tool the request names, where the union has an answer (see
+    /// [`grounding`]). Each is asked once: a model that replies the same way after it was
     /// told is taken at its word (a tool that saves what the model writes takes values no
-    /// one wrote before; a request may name a tool that cannot do what it asks).
+    /// one wrote before; a request may name a tool that cannot do what it asks). A reply
+    /// sent back for one may be sent back for the other: an answer to a request that
+    /// names a tool, then a call of another tool filled with placeholders.
     fn ungrounded(&self, ask: &Ask<'_>, run: &Run, values: &[Value]) -> Option<Error> {
         let target = ask.target;
         if !self.grounded_calls
-            || run.choice_questioned
             || run.answer_only.is_some()
             || target.tools.is_none()
             || !target.has_answer
@@ -607,7 +495,8 @@ impl<P: Provider> Agent<P> {
         let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
         // Once results are in, answering is what the model should do; an answer beside
         // calls waits for their results.
-        let answers_only = !conversation::results_in(ask.history)
+        let answers_only = !run.doubts.skipped
+            && !conversation::results_in(ask.history)
             && values.iter().all(|v| v.get("answer").is_some());
         let tools = || {
             target.tools.iter().flatten().map(|t| {
@@ -619,8 +508,9 @@ impl<P: Provider> Agent<P> {
             .iter()
             .enumerate()
             .filter_map(|(i, value)| {
-                let violation = conversation
-                    .ungrounded(value, &target.about(value))
+                let violation = (!run.doubts.ungrounded)
+                    .then(|| conversation.ungrounded(value, &target.about(value)))
+                    .flatten()
                     .or_else(|| {
                         answers_only
                             .then(|| conversation.skips(value, tools()))
@@ -662,7 +552,6 @@ impl<P: Provider> Agent<P> {
                 .truncated(received.reply.finish == FinishReason::Length)
                 .max_reply_chars(self.max_reply_chars),
         );
-        run.choice_questioned |= questions_choice(&error);
         run.keep_best(&error, closest);
         run.attempts.push(received.record(Some(error)));
     }
@@ -701,7 +590,8 @@ impl<P: Provider> Agent<P> {
     /// request.
     fn base_messages(&self, ask: &Ask<'_>, target: &Target, mode: Mode) -> Vec<Message> {
         let after_results = conversation::results_in(ask.history);
-        let instructions = target.instructions(mode, self.form, self.example, after_results);
+        let example = self.example.then_some(self.example_form);
+        let instructions = target.instructions(mode, self.form, example, after_results);
         let system = match &self.system {
             Some(s) => format!("{s}\n\n{instructions}"),
             None => instructions,

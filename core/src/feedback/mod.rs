@@ -4,6 +4,13 @@
 //! and example, the user's request and the attempt number, and renders them through a
 //! [`Template`] with named placeholders. Two strategies send it: continue the
 //! conversation, or a minimal standalone request with only what is needed to fix it.
+//!
+//! A repair keeps what was right. The model is asked to correct its own reply (quoted, or
+//! the conversation's last message), guidance is given only for the fields that are wrong,
+//! the fields that were right are named to be kept, and no example value is offered that
+//! could be copied over them: a pattern or a format is shown as its form (`"INV-0000"`,
+//! `"YYYY-MM-DD"`), and the example of the whole shape only when nothing in the reply was
+//! right, with placeholders for its strings.
 
 use std::fmt;
 
@@ -34,13 +41,21 @@ pub enum RepairStrategy {
     Corrected,
 }
 
-/// The placeholders a template may use. `{example}` is a valid value of the shape, left
-/// empty (and its line dropped) when every violation is about a value — an enum, a
-/// pattern, a range — since each of those already says what to write, and a placeholder
-/// value beside it is what small models copy.
+/// The placeholders a template may use.
+///
+/// `{keep}` names the fields of the reply that were right (no violation at, under or over
+/// them), to be kept as they are (`These fields were right; keep them as they are:
+/// /number, /customer.`); empty when none was. `{example}` is an example of the shape whose
+/// strings are placeholders (`"<name>"`, `"INV-0000"`, see
+/// [`render::placeholder_example_schema`]), and it is empty (its line dropped) unless
+/// nothing in the reply was right and some violation is about its shape: an example beside
+/// right fields is what small models copy over them (a correct `INV-0317` came back as the
+/// example's `INV-0123`), and a violation about a value — an enum, a pattern, a range —
+/// already says what to write.
 pub const PLACEHOLDERS: &[&str] = &[
     "violations",
     "hints",
+    "keep",
     "reply",
     "shape",
     "example",
@@ -77,7 +92,7 @@ impl Template {
     ///
     /// assert!(Template::new("Fix: {violations}").is_ok());
     /// let err = Template::new("Fix: {violation}").unwrap_err();
-    /// assert_eq!(err.to_string(), "unknown placeholder {violation}; expected one of {violations}, {hints}, {reply}, {shape}, {example}, {request}, {attempt}, {max_attempts} at byte 5 of the template");
+    /// assert_eq!(err.to_string(), "unknown placeholder {violation}; expected one of {violations}, {hints}, {keep}, {reply}, {shape}, {example}, {request}, {attempt}, {max_attempts} at byte 5 of the template");
     /// ```
     pub fn new(text: &str) -> Result<Template, TemplateError> {
         let mut parts = Vec::new();
@@ -139,6 +154,8 @@ impl Template {
              \n\
              {hints}\n\
              \n\
+             {keep}\n\
+             \n\
              Reply with only the corrected JSON value, in this shape:\n\
              {shape}\n\
              \n\
@@ -162,6 +179,8 @@ impl Template {
              {violations}\n\
              \n\
              {hints}\n\
+             \n\
+             {keep}\n\
              \n\
              Required shape:\n\
              {shape}",
@@ -244,6 +263,8 @@ pub struct RepairPrompt {
     error: Error,
     shape: String,
     example: Value,
+    /// What the reply said, as local repair reads it: where the fields to keep are read.
+    value: Option<Value>,
     request: Option<String>,
     attempt: usize,
     max_attempts: usize,
@@ -265,7 +286,8 @@ impl RepairPrompt {
             reply: reply.to_owned(),
             error: error.clone(),
             shape: render::compact_schema(schema),
-            example: render::example_schema(schema),
+            example: render::placeholder_example_schema(schema),
+            value: crate::extract::closest_value(reply),
             request: None,
             attempt: 1,
             max_attempts: 1,
@@ -279,6 +301,7 @@ impl RepairPrompt {
     /// under [`RepairStrategy::Corrected`].
     pub fn corrected(mut self, value: &Value) -> Self {
         self.corrected = Some(value.to_string());
+        self.value = Some(value.clone());
         self
     }
 
@@ -374,6 +397,41 @@ impl RepairPrompt {
         hints
     }
 
+    /// The members of the reply that were right, by key: no violation is at or under
+    /// them, and none is about the reply as a whole. Empty when the reply is no object.
+    pub fn kept_fields(&self) -> Vec<&str> {
+        let Some(Value::Object(members)) = &self.value else {
+            return Vec::new();
+        };
+        members
+            .keys()
+            .filter(|key| {
+                let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+                self.error.right_at(&pointer)
+            })
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// `These fields were right; keep them as they are: /number, /customer.` The fields are
+    /// written as pointers, as the problems are: in a tool call, `/name` (the tool) is not
+    /// `/arguments/name`.
+    fn keep(&self) -> String {
+        let kept: Vec<String> = self
+            .kept_fields()
+            .into_iter()
+            .map(|key| format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+            .collect();
+        match kept.as_slice() {
+            [] => String::new(),
+            [one] => format!("This field was right; keep it as it is: {one}."),
+            _ => format!(
+                "These fields were right; keep them as they are: {}.",
+                kept.join(", ")
+            ),
+        }
+    }
+
     /// The failed reply, cut to the configured length, in a fence it cannot close.
     pub fn quoted_reply(&self) -> String {
         let total = self.reply.chars().count();
@@ -428,7 +486,10 @@ impl RepairPrompt {
             "hints" => self.hints().join("\n"),
             "reply" => self.quoted_reply(),
             "shape" => self.shape.clone(),
-            "example" if self.only_values_wrong() => String::new(),
+            "keep" => self.keep(),
+            "example" if self.only_values_wrong() || !self.kept_fields().is_empty() => {
+                String::new()
+            }
             "example" => self.example.to_string(),
             "request" => self.request.clone().unwrap_or_default(),
             "attempt" => self.attempt.to_string(),

@@ -30,6 +30,16 @@ pub(crate) fn generate_sparse(schema: &Schema) -> Value {
     Generator::new(schema, true).value(&schema.root, 0, 0)
 }
 
+/// A sparse example whose strings are placeholders, not values: `"<name>"` where any text
+/// will do, the form of a pattern or format (`"INV-0000"`, `"YYYY-MM-DD"`) where one is
+/// required. Numbers, booleans, enums, defaults and `#[schema(example)]` values are as in
+/// [`generate_sparse`].
+pub(crate) fn generate_placeholders(schema: &Schema) -> Value {
+    let mut generator = Generator::new(schema, true);
+    generator.placeholders = true;
+    generator.value(&schema.root, 0, 0)
+}
+
 struct Generator<'a> {
     schema: &'a Schema,
     /// The definitions being written, outermost first.
@@ -37,6 +47,10 @@ struct Generator<'a> {
     steps: Cell<usize>,
     /// Optional keys as absent (`null` or left out) rather than with a value.
     sparse: bool,
+    /// Strings as placeholders named after their key (see [`generate_placeholders`]).
+    placeholders: bool,
+    /// The key whose value is being written, for placeholders.
+    label: RefCell<String>,
 }
 
 impl<'a> Generator<'a> {
@@ -46,6 +60,8 @@ impl<'a> Generator<'a> {
             expanding: RefCell::new(Vec::new()),
             steps: Cell::new(0),
             sparse,
+            placeholders: false,
+            label: RefCell::new("value".to_owned()),
         }
     }
 
@@ -180,6 +196,9 @@ impl<'a> Generator<'a> {
         Some(match chosen {
             Types::OBJECT => self.object(node, depth, salt),
             Types::ARRAY => self.array(node, depth, salt),
+            Types::STRING if self.placeholders => {
+                Value::String(placeholder(node, &self.label.borrow(), salt))
+            }
             Types::STRING => Value::String(string(node, salt)),
             Types::INTEGER => number(node, true, salt),
             Types::NUMBER => number(node, false, salt),
@@ -201,7 +220,10 @@ impl<'a> Generator<'a> {
                 }
                 continue;
             }
-            map.insert(p.name.clone(), self.value(&p.node, depth + 1, salt));
+            let outer = self.label.replace(p.name.clone());
+            let value = self.value(&p.node, depth + 1, salt);
+            self.label.replace(outer);
+            map.insert(p.name.clone(), value);
         }
         for name in &node.required_extra {
             map.entry(name.clone()).or_insert(Value::Null);
@@ -337,6 +359,100 @@ pub(crate) fn string(node: &Node, salt: usize) -> String {
         s.push('x');
     }
     s
+}
+
+/// A placeholder string for a node (see [`generate_placeholders`]): the form its pattern or
+/// format requires, else `<label>`, else (a length too short for it) an ordinary example.
+fn placeholder(node: &Node, label: &str, salt: usize) -> String {
+    if let Some(form) = form(node) {
+        return form;
+    }
+    let named = match salt {
+        0 => format!("<{label}>"),
+        n => format!("<{label} {}>", n + 1),
+    };
+    let n = named.chars().count();
+    if node.pattern.is_none()
+        && n >= node.min_length.unwrap_or(0)
+        && n <= node.max_length.unwrap_or(usize::MAX)
+    {
+        return named;
+    }
+    string(node, salt)
+}
+
+/// How a node's strings are written, where a pattern or an asserted format fixes it: the
+/// format's form (`YYYY-MM-DD`), or the pattern's mask (`INV-0000` for `^INV-[0-9]{4}$`:
+/// literals as written, digits as `0`, letters as `X` or `x`, repetitions at their least).
+///
+/// A mask matches its pattern but reads as a form, not a value: an invoice numbered
+/// `INV-0000` is no invoice of any request, where the realistic example (`INV-0123`) is
+/// what a small model copies over the number the request gave. `None` where the mask does
+/// not fit the node (a class without those characters, a length it breaks).
+pub(crate) fn form(node: &Node) -> Option<String> {
+    if let Some(form) = node
+        .format
+        .as_deref()
+        .and_then(crate::validate::format_form)
+    {
+        return Some(form.to_owned());
+    }
+    let pattern = node.pattern.as_ref()?;
+    let hir = regex_syntax::parse(&crate::schema::ecma_to_rust(&pattern.source)).ok()?;
+    let mut mask = String::new();
+    write_mask(&hir, &mut mask);
+    let n = mask.chars().count();
+    let fits = n >= node.min_length.unwrap_or(0)
+        && n <= node.max_length.unwrap_or(usize::MAX)
+        && pattern.regex.is_match(&mask);
+    fits.then_some(mask)
+}
+
+fn write_mask(hir: &Hir, out: &mut String) {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
+        HirKind::Class(Class::Unicode(class)) => {
+            let allowed = |c: char| {
+                class
+                    .ranges()
+                    .iter()
+                    .any(|r| r.start() <= c && c <= r.end())
+            };
+            let all = |from: char, to: char| (from..=to).all(allowed);
+            let c = if all('a', 'z') {
+                Some('x')
+            } else if all('A', 'Z') {
+                Some('X')
+            } else if all('0', '9') {
+                Some('0')
+            } else {
+                PREFERRED
+                    .chars()
+                    .find(|&c| allowed(c))
+                    .or_else(|| class.ranges().first().map(|r| r.start()))
+            };
+            out.extend(c);
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            if let Some(r) = class.ranges().first() {
+                out.push(char::from(r.start()));
+            }
+        }
+        HirKind::Repetition(rep) => {
+            let times = rep.min.max(1).min(rep.max.unwrap_or(u32::MAX));
+            for _ in 0..times.min(64) {
+                write_mask(&rep.sub, out);
+            }
+        }
+        HirKind::Capture(cap) => write_mask(&cap.sub, out),
+        HirKind::Concat(parts) => parts.iter().for_each(|part| write_mask(part, out)),
+        HirKind::Alternation(alts) => {
+            if let Some(first) = alts.first() {
+                write_mask(first, out);
+            }
+        }
+    }
 }
 
 /// Characters an example prefers, in order, where a class allows them.

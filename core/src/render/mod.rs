@@ -12,6 +12,12 @@ pub(crate) fn string_example(node: &crate::schema::Node) -> String {
     example::string(node, 0)
 }
 
+/// The form a node's strings take (`INV-0000`, `YYYY-MM-DD`), where a pattern or a format
+/// fixes one: for messages that must not offer a value.
+pub(crate) fn string_form(node: &crate::schema::Node) -> Option<String> {
+    example::form(node)
+}
+
 use serde_json::Value;
 
 use crate::schema::{Schema, ToolSchema};
@@ -81,4 +87,45 @@ pub fn example_schema(schema: &Schema) -> Value {
 /// not give with the example's values.
 pub fn sparse_example_schema(schema: &Schema) -> Value {
     example::generate_sparse(schema)
+}
+
+/// An example of `T` that cannot pass for a fact: strings are placeholders named after
+/// their key (`"<name>"`), or the form a pattern or format requires (`"INV-0000"`,
+/// `"YYYY-MM-DD"`); optional keys are absent as in [`sparse_example_schema`]. Numbers,
+/// booleans, enums, defaults and `#[schema(example)]` values are as in [`example`].
+///
+/// A concrete example (`"text"`, `"INV-0123"`, `"2025-06-14"`) is what a small model
+/// copies into an answer whose request gives another value or none: a placeholder copied
+/// is visibly not a fact, and a form copied (`YYYY-MM-DD`) is not even valid.
+///
+/// ```
+/// use toolschema::ToolSchema;
+///
+/// #[derive(ToolSchema, Debug)]
+/// struct Invoice {
+///     #[schema(pattern = "^INV-[0-9]{4}$")]
+///     number: String,
+///     #[schema(format = "date")]
+///     issued: String,
+///     customer: String,
+///     note: Option<String>,
+/// }
+///
+/// assert_eq!(
+///     toolschema::render::placeholder_example::<Invoice>(),
+///     serde_json::json!({
+///         "number": "INV-0000",
+///         "issued": "YYYY-MM-DD",
+///         "customer": "<customer>",
+///         "note": null,
+///     })
+/// );
+/// ```
+pub fn placeholder_example<T: ToolSchema>() -> Value {
+    example::generate_placeholders(&Schema::of::<T>())
+}
+
+/// The placeholder example of a schema known at run time (see [`placeholder_example`]).
+pub fn placeholder_example_schema(schema: &Schema) -> Value {
+    example::generate_placeholders(schema)
 }

@@ -13,13 +13,16 @@ pub(crate) fn conforms(format: &str, s: &str) -> bool {
     }
 }
 
-/// A value of an asserted format, for messages and examples.
-pub(crate) fn example(format: &str) -> Option<&'static str> {
+/// The form of an asserted format's values, for messages and prompt examples: `YYYY-MM-DD`,
+/// not a date. A date shown as an example is what a small model copies into an answer whose
+/// request gives another (or none); a form cannot pass for a fact of the request, and a
+/// form copied as it stands is not a value of the format, so the copy is caught.
+pub(crate) fn form(format: &str) -> Option<&'static str> {
     Some(match format {
-        "uuid" => "\"123e4567-e89b-12d3-a456-426614174000\"",
-        "date" => "\"2025-06-14\"",
-        "time" => "\"09:30:00Z\"",
-        "date-time" => "\"2025-06-14T09:30:00Z\"",
+        "uuid" => "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+        "date" => "YYYY-MM-DD",
+        "time" => "hh:mm:ssZ",
+        "date-time" => "YYYY-MM-DDThh:mm:ssZ",
         _ => return None,
     })
 }

@@ -12,7 +12,7 @@ mod frames;
 mod near_match;
 mod object;
 mod siblings;
-pub(crate) use format::conforms;
+pub(crate) use format::{conforms, form as format_form};
 pub(crate) mod suggest;
 
 use std::cell::RefCell;
@@ -539,7 +539,7 @@ impl<'a> Validator<'a> {
             self.report(ViolationKind::FormatMismatch {
                 found: describe::short_str(s),
                 format: format.to_owned(),
-                example: format::example(format).unwrap_or_default().to_owned(),
+                form: format::form(format).unwrap_or_default().to_owned(),
             });
         }
     }

@@ -15,17 +15,24 @@ use crate::error::Recipe;
 use crate::schema::Shape;
 
 /// The advice of a pattern violation, worked out when it is first read: `write it like`
-/// the part of the model's own value that fits, else the schema's example.
+/// the part of the model's own value that fits; else `write it in the form` of the pattern's
+/// mask (`"INV-0000"`), which no model takes for a value of the request, as it takes a
+/// realistic example (`"INV-0123"`) and copies it over the value the request gave; else,
+/// for a pattern no mask fits, the schema's example.
 impl Recipe for Shape {
     fn text(&self, word: Option<&str>) -> Option<String> {
         let regex = &self.0.pattern.as_ref()?.regex;
-        let example = word
-            .and_then(|word| near_match(regex, word))
-            .unwrap_or_else(|| crate::render::string_example(&self.0));
-        regex.is_match(&example).then(|| {
-            let example = super::describe::short_json(&Value::String(example));
-            format!("write it like {example}")
-        })
+        let quoted = |s: String| super::describe::short_json(&Value::String(s));
+        if let Some(own) = word.and_then(|word| near_match(regex, word)) {
+            return Some(format!("write it like {}", quoted(own)));
+        }
+        if let Some(form) = crate::render::string_form(&self.0) {
+            return Some(format!("write it in the form {}", quoted(form)));
+        }
+        let example = crate::render::string_example(&self.0);
+        regex
+            .is_match(&example)
+            .then(|| format!("write it like {}", quoted(example)))
     }
 }
 

@@ -102,7 +102,7 @@ fn violations_cross_threads_with_their_deferred_texts() {
 }
 
 /// A rejected word too long to keep is not copied into its violation: the advice is the
-/// schema's example, as it was when advice was worked out at once.
+/// pattern's form, as when no part of the word fits.
 #[test]
 fn a_word_too_long_to_keep_gets_the_schema_example() {
     let long = format!("{} LIS", "x".repeat(300));
@@ -110,5 +110,5 @@ fn a_word_too_long_to_keep_gets_the_schema_example() {
         json!({"type": "string", "pattern": "^[A-Z]{3}$"}),
         json!(long),
     );
-    assert_eq!(found[0].advice(), Some(r#"write it like "ABC""#));
+    assert_eq!(found[0].advice(), Some(r#"write it in the form "XXX""#));
 }

@@ -137,7 +137,8 @@ async fn main() {
         })
         .max_steps(3);
     match agent
-        .run::<Step>("What's the weather in Lyon, in celsius?", &tools)
+        .ask::<Step>("What's the weather in Lyon, in celsius?")
+        .run(&tools)
         .await
     {
         Ok(step) => println!("=> {}\n", describe(&step)),

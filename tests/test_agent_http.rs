@@ -31,3 +31,6 @@ mod tool_choice;
 
 #[path = "agent_http/no_function_fits.rs"]
 mod no_function_fits;
+
+#[path = "agent_http/asking.rs"]
+mod asking;

@@ -23,7 +23,7 @@ pub type AskFn = for<'a> fn(
     &'a str,
 ) -> Pin<Box<dyn Future<Output = Result<Value, AskError>> + 'a>>;
 
-pub fn ask_as<'a, T: ToolSchema + Serialize>(
+pub fn ask_as<'a, T: ToolSchema + Serialize + Send>(
     agent: &'a Agent<OpenAi>,
     prompt: &'a str,
 ) -> Pin<Box<dyn Future<Output = Result<Value, AskError>> + 'a>> {

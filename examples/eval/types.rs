@@ -405,7 +405,7 @@ pub struct AnswerType {
 }
 
 impl AnswerType {
-    pub fn record<T: ToolSchema + Serialize>(name: &'static str) -> Self {
+    pub fn record<T: ToolSchema + Serialize + Send>(name: &'static str) -> Self {
         AnswerType {
             name,
             union: false,
@@ -416,7 +416,7 @@ impl AnswerType {
         }
     }
 
-    pub fn union<T: ToolSchema + Serialize>(name: &'static str) -> Self {
+    pub fn union<T: ToolSchema + Serialize + Send>(name: &'static str) -> Self {
         AnswerType {
             union: true,
             ..AnswerType::record::<T>(name)

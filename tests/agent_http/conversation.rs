@@ -50,7 +50,7 @@ async fn openai_a_bridge_resumes_with_a_failed_result_and_gets_a_typed_answer() 
     .await;
     let agent = Agent::new(provider).mode(Mode::Tools);
     let mut history = vec![request()];
-    let step: Step = agent.ask_with(&history, "").await.expect("a call");
+    let step: Step = agent.ask("").history(&history).await.expect("a call");
     assert_eq!(
         step,
         Step::TurnOn(TurnOn {
@@ -58,7 +58,7 @@ async fn openai_a_bridge_resumes_with_a_failed_result_and_gets_a_typed_answer() 
         })
     );
     history.extend(results());
-    let answer: Step = agent.ask_with(&history, "").await.expect("the answer");
+    let answer: Step = agent.ask("").history(&history).await.expect("the answer");
     assert_eq!(
         answer,
         Step::Answer("The bedroom light is unreachable.".into())
@@ -93,7 +93,8 @@ async fn anthropic_a_bridge_resumes_with_a_prompt_after_the_results() {
     let mut history = vec![request()];
     history.extend(results());
     let answer: Step = agent
-        .ask_with(&history, "Then what?")
+        .ask("Then what?")
+        .history(&history)
         .await
         .expect("the answer");
     assert_eq!(
@@ -128,7 +129,7 @@ async fn a_repair_after_a_conversation_quotes_the_request() {
     let agent = Agent::new(provider)
         .mode(Mode::Prompt)
         .repair_strategy(RepairStrategy::Minimal);
-    let step: Step = agent.ask_with(&[request()], "").await.expect("a call");
+    let step: Step = agent.ask("").history(&[request()]).await.expect("a call");
     assert!(matches!(step, Step::TurnOn(_)));
     let sent = bodies(&server).await;
     let repair = sent[1]["messages"][0]["content"]

@@ -137,7 +137,8 @@ async fn openai_tools_mode_sends_tools_tool_choice_and_tool_results() {
     });
     let agent = Agent::new(provider).mode(Mode::Tools);
     let answer: Step = agent
-        .run("Weather in Oslo?", &tools)
+        .ask("Weather in Oslo?")
+        .run(&tools)
         .await
         .expect("an answer");
     assert_eq!(answer, Step::Answer("It is 3°C in Oslo.".into()));
@@ -255,7 +256,8 @@ async fn anthropic_tools_mode_sends_tool_use_and_tool_result_blocks() {
         .system("You are terse.")
         .backoff(FAST);
     let answer: Step = agent
-        .run("Weather and time in Oslo?", &tools)
+        .ask("Weather and time in Oslo?")
+        .run(&tools)
         .await
         .expect("an answer");
     // Plain text without a tool call is the answer itself.

@@ -411,7 +411,8 @@ async fn the_run_time_tool_loop_marks_a_tool_error_in_the_next_request() {
     .await;
     let agent = Agent::new(provider).mode(Mode::Tools);
     let answer = agent
-        .run_tools(&tools(), "Time, and the bedroom light on", &toolbox())
+        .ask_tools(&tools(), "Time, and the bedroom light on")
+        .run(&toolbox())
         .await
         .expect("an answer");
     assert_eq!(
@@ -449,7 +450,8 @@ async fn the_run_time_tool_loop_marks_a_tool_error_in_the_next_request() {
     .await;
     let agent = Agent::new(provider).backoff(FAST);
     let answer = agent
-        .run_tools(&tools(), "Time, and the bedroom light on", &toolbox())
+        .ask_tools(&tools(), "Time, and the bedroom light on")
+        .run(&toolbox())
         .await
         .expect("an answer");
     assert_eq!(answer, json!("It is 14:00."));
@@ -498,7 +500,8 @@ async fn a_conversation_resumes_with_results_in_each_provider_protocol() {
     let (server, provider) = openai(vec![chat(&json!({ "answer": answer }).to_string())]).await;
     let agent = Agent::new(provider).mode(Mode::Tools);
     let choice = agent
-        .ask_tools_with(&tools(), &bridge_history(), "")
+        .ask_tools(&tools(), "")
+        .history(&bridge_history())
         .await
         .expect("the answer");
     assert_eq!(choice, Choice::Answer(json!(answer)));
@@ -532,7 +535,8 @@ async fn a_conversation_resumes_with_results_in_each_provider_protocol() {
     .await;
     let agent = Agent::new(provider).mode(Mode::Tools);
     let choice = agent
-        .ask_tools_with(&tools(), &bridge_history(), "")
+        .ask_tools(&tools(), "")
+        .history(&bridge_history())
         .await
         .expect("the answer");
     assert_eq!(choice, Choice::Answer(json!(answer)));
@@ -558,7 +562,8 @@ async fn a_conversation_resumed_in_a_text_mode_goes_as_text() {
     .await;
     let agent = Agent::new(provider).mode(Mode::Prompt);
     let choice = agent
-        .ask_tools_with(&tools(), &bridge_history(), "")
+        .ask_tools(&tools(), "")
+        .history(&bridge_history())
         .await
         .expect("the answer");
     assert_eq!(choice, Choice::Answer(json!("It is 14:00.")));

@@ -297,7 +297,8 @@ async fn the_tool_loop_in_a_text_mode_takes_the_answer_after_the_results() {
     });
     let answer = Agent::new(provider)
         .mode(Mode::Prompt)
-        .run_tools(&finance(), "Latest stock quote for MSFT?", &toolbox)
+        .ask_tools(&finance(), "Latest stock quote for MSFT?")
+        .run(&toolbox)
         .await
         .expect("an answer");
     assert_eq!(answer, json!("MSFT trades at 412.30."));

@@ -185,7 +185,8 @@ async fn several_tool_calls_in_one_reply_run_through_the_toolbox() {
         });
     let agent = Agent::new(provider).mode(Mode::Tools);
     let answer: Step = agent
-        .run("Weather and time?", &tools)
+        .ask("Weather and time?")
+        .run(&tools)
         .await
         .expect("an answer");
     assert_eq!(
@@ -243,7 +244,8 @@ async fn the_tool_loop_stops_at_its_step_limit() {
         .max_steps(2);
     let err = Agent::new(provider)
         .mode(Mode::Tools)
-        .run::<Step>("Time?", &tools)
+        .ask::<Step>("Time?")
+        .run(&tools)
         .await
         .unwrap_err();
     assert_eq!(err.to_string(), "no answer after 2 tool-loop steps");
@@ -259,7 +261,11 @@ async fn an_answer_beside_calls_ends_the_loop() {
         Ok::<_, String>("14:00".to_owned())
     });
     let agent = Agent::new(provider).mode(Mode::Prompt);
-    let answer: Step = agent.run("Time in Oslo?", &tools).await.expect("an answer");
+    let answer: Step = agent
+        .ask("Time in Oslo?")
+        .run(&tools)
+        .await
+        .expect("an answer");
     assert_eq!(answer, Step::Answer("14:00".into()));
     assert_eq!(bodies(&server).await.len(), 1);
 }

@@ -300,7 +300,8 @@ async fn cancelling_ends_a_slow_call_and_a_backoff_wait() {
     });
     let started = Instant::now();
     let err = agent
-        .ask_cancellable::<Person>("Ann", &cancel)
+        .ask::<Person>("Ann")
+        .cancel(&cancel)
         .await
         .unwrap_err();
     assert!(matches!(err, AskError::Cancelled { .. }), "{err:?}");
@@ -321,7 +322,8 @@ async fn cancelling_ends_a_slow_call_and_a_backoff_wait() {
     });
     let started = Instant::now();
     let err = agent
-        .ask_cancellable::<Person>("Ann", &cancel)
+        .ask::<Person>("Ann")
+        .cancel(&cancel)
         .await
         .unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(2));
@@ -335,7 +337,8 @@ async fn cancelling_ends_a_slow_call_and_a_backoff_wait() {
     let cancel = CancelToken::new();
     cancel.cancel();
     let err = Agent::new(provider)
-        .ask_cancellable::<Person>("Ann", &cancel)
+        .ask::<Person>("Ann")
+        .cancel(&cancel)
         .await
         .unwrap_err();
     assert!(matches!(err, AskError::Cancelled { .. }));

@@ -8,12 +8,12 @@ use serde_json::Value;
 
 use super::conversation::ToolNames;
 use super::request::Target;
-use super::run::{Ask, Refused};
-use super::tools::{Step, StepCall, Toolbox};
-use super::{Agent, AskError};
+use super::run::{Question, Refused, Success};
+use super::tools::{Start, Step, StepCall, Toolbox};
+use super::{Agent, Ask, AskError, CancelToken, Tools};
 use crate::Error;
 use crate::message::Message;
-use crate::provider::{Provider, Reply};
+use crate::provider::Provider;
 use crate::toolset::{Choice, ReadError, Toolset};
 
 impl<P: Provider> Agent<P> {
@@ -53,97 +53,53 @@ impl<P: Provider> Agent<P> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// # }).unwrap();
     /// ```
-    pub async fn ask_tools(&self, tools: &Toolset, prompt: &str) -> Result<Choice, AskError> {
-        self.ask_tools_in(tools, &[], prompt, prompt)
-            .await
-            .map(|(choice, _)| choice)
+    pub fn ask_tools<'a>(&'a self, tools: &'a Toolset, prompt: &'a str) -> Ask<'a, P, Tools<'a>> {
+        Ask::new(self, Tools::new(tools), prompt)
     }
 
-    /// [`Agent::ask_tools`] after earlier messages that the caller keeps (see
-    /// [`Agent::ask_with`]): a bridge that runs the calls elsewhere appends them
-    /// ([`Message::assistant_calls`], names as the server spells them) and their results
-    /// ([`Message::tool_result`], [`Message::tool_error`]), and asks again.
-    ///
-    /// ```
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// use serde_json::json;
-    /// use toolschema::{Agent, Choice, Message, ToolCall, Toolset};
-    /// use toolschema::provider::Scripted;
-    ///
-    /// let tools = Toolset::from_mcp_tools(&json!({ "tools": [{
-    ///     "name": "time.now",
-    ///     "inputSchema": { "type": "object", "properties": {} }
-    /// }]}))?
-    /// .with_answer();
-    /// let model = Scripted::new([r#"{"answer": "It is 14:00."}"#]);
-    /// let history = [
-    ///     Message::user("What time is it?"),
-    ///     Message::assistant_calls("", vec![ToolCall::new("call_1", "time.now", json!({}))]),
-    ///     Message::tool_result(Some("call_1".into()), "14:00"),
-    /// ];
-    /// let choice = Agent::new(model.clone()).ask_tools_with(&tools, &history, "").await?;
-    /// assert_eq!(choice, Choice::Answer(json!("It is 14:00.")));
-    /// // The call is quoted under the name the model was shown.
-    /// assert!(model.request_texts()[0].contains(r#"You called {"name":"time_now","arguments":{}}. Result of time_now: 14:00"#));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// # }).unwrap();
-    /// ```
+    /// [`Agent::ask_tools`] after earlier messages that the caller keeps: see
+    /// [`Ask::history`].
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `agent.ask_tools(&tools, prompt).history(&history)`"
+    )]
     pub async fn ask_tools_with(
         &self,
         tools: &Toolset,
         history: &[Message],
         prompt: &str,
     ) -> Result<Choice, AskError> {
-        let request = super::request_of(history, prompt);
-        self.ask_tools_in(tools, history, prompt, request)
-            .await
-            .map(|(choice, _)| choice)
+        self.ask_tools(tools, prompt).history(history).await
     }
 
-    /// Runs the tool loop for a run-time union: each step is asked for as in
-    /// [`Agent::ask_tools`]; the calls run with the `toolbox`'s handlers, registered by
-    /// the names the server spells (`time.get_current_time`), and their results (or
-    /// errors, marked as errors) go back to the model, until it answers. The answer is
-    /// returned.
-    ///
-    /// ```
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// use serde_json::{Value, json};
-    /// use toolschema::Toolset;
-    /// use toolschema::agent::{Agent, Toolbox};
-    /// use toolschema::provider::Scripted;
-    ///
-    /// let tools = Toolset::from_mcp_tools(&json!({ "tools": [{
-    ///     "name": "time.get_current_time",
-    ///     "inputSchema": { "type": "object", "properties": { "timezone": { "type": "string" } }, "required": ["timezone"] }
-    /// }]}))?
-    /// .with_answer();
-    /// let toolbox = Toolbox::new().tool("time.get_current_time", |args: Value| async move {
-    ///     match args["timezone"].as_str() {
-    ///         Some("Europe/Oslo") => Ok("14:00".to_owned()),
-    ///         other => Err(format!("unknown time zone {other:?}")),
-    ///     }
-    /// });
-    /// let model = Scripted::new([
-    ///     r#"{"name": "time_get_current_time", "arguments": {"timezone": "Oslo"}}"#,
-    ///     r#"{"name": "time_get_current_time", "arguments": {"timezone": "Europe/Oslo"}}"#,
-    ///     r#"{"answer": "It is 14:00 in Oslo."}"#,
-    /// ]);
-    /// let answer = Agent::new(model.clone()).run_tools(&tools, "Time in Oslo?", &toolbox).await?;
-    /// assert_eq!(answer, json!("It is 14:00 in Oslo."));
-    /// assert!(model.request_texts()[1].contains(r#"Error from time_get_current_time: unknown time zone Some("Oslo")"#));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// # }).unwrap();
-    /// ```
+    /// Runs the tool loop for a run-time union: see [`Ask::run`] and
+    /// [`ToolLoop`](super::ToolLoop). The calls run with the `toolbox`'s handlers,
+    /// registered by the names the server spells (`time.get_current_time`).
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `agent.ask_tools(&tools, prompt).run(&toolbox)`"
+    )]
     pub async fn run_tools(
         &self,
         tools: &Toolset,
         prompt: &str,
         toolbox: &Toolbox,
     ) -> Result<Value, AskError> {
+        self.ask_tools(tools, prompt).run(toolbox).await
+    }
+
+    /// The run-time union's loop: each step asked for as in [`Agent::ask_tools`].
+    pub(super) async fn run_choice_steps(
+        &self,
+        start: Start<'_>,
+        tools: &Toolset,
+        toolbox: &Toolbox,
+    ) -> Result<Value, AskError> {
+        let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
-            let (choice, reply) = self.ask_tools_in(tools, &history, "", "").await?;
-            Ok(match choice {
+            let done = self.ask_tools_in(tools, &history, "", "", cancel).await?;
+            let (choice, reply) = (done.value, done.reply);
+            let step = match choice {
                 Choice::Answer(answer) => Step::Answer(answer),
                 Choice::Calls(calls) => Step::Calls {
                     calls: calls
@@ -156,20 +112,22 @@ impl<P: Provider> Agent<P> {
                         .collect(),
                     reply,
                 },
-            })
+            };
+            Ok((step, done.attempts))
         };
-        self.tool_loop(prompt, toolbox, tools.has_answer(), step)
+        self.tool_loop(start, toolbox, tools.has_answer(), step)
             .await
     }
 
-    /// The loop on the set's schema, with the reply the choice came in.
-    async fn ask_tools_in(
+    /// The loop on the set's schema.
+    pub(super) async fn ask_tools_in(
         &self,
         tools: &Toolset,
         history: &[Message],
         prompt: &str,
         request: &str,
-    ) -> Result<(Choice, Reply), AskError> {
+        cancel: Option<&CancelToken>,
+    ) -> Result<Success<Choice>, AskError> {
         if tools.is_empty() && !tools.has_answer() {
             return Err(AskError::Schema {
                 error: Error::internal(
@@ -192,16 +150,14 @@ impl<P: Provider> Agent<P> {
                 }
             })
         };
-        let ask = Ask {
+        let ask = Question {
             target: &target,
             history,
             prompt,
             request,
-            cancel: None,
+            cancel,
         };
-        self.ask_schema(&ask, build)
-            .await
-            .map(|done| (done.value, done.reply))
+        self.ask_schema(&ask, build).await
     }
 }
 
@@ -213,12 +169,12 @@ mod tests {
     use crate::provider::Scripted;
     use crate::toolset::one_of;
 
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    fn block_on<F: std::future::IntoFuture>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .expect("a runtime")
-            .block_on(future)
+            .block_on(future.into_future())
     }
 
     fn lights() -> Toolset {

@@ -7,10 +7,11 @@
 //!
 //! The loop (`run.rs`) works on a schema and a function that turns a reply's values into
 //! the result: [`Agent::ask`] is the typed layer for a derived type, [`Agent::ask_tools`]
-//! the one for a run-time union ([`Toolset`](crate::Toolset)). Both take earlier messages
-//! the caller keeps ([`Agent::ask_with`], [`Agent::ask_tools_with`]), and both have a
-//! tool loop ([`Agent::run`], [`Agent::run_tools`]).
+//! the one for a run-time union ([`Toolset`](crate::Toolset)). Both return a request
+//! ([`Ask`]) that takes earlier messages the caller keeps and a cancel token before it is
+//! awaited, and both have a tool loop ([`Ask::run`]).
 
+mod asking;
 mod cap;
 mod choice;
 mod conversation;
@@ -30,6 +31,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tracing::{Instrument, info_span};
 
+pub use asking::{Answered, Ask, Sent, ToolLoop, Tools, Typed};
 pub use cap::ReplyCap;
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
@@ -42,12 +44,12 @@ use crate::coerce::Coercion;
 use crate::dialect::Dialect;
 use crate::feedback::RepairStrategy;
 use crate::message::Message;
-use crate::provider::{Mode, Provider, Reply};
+use crate::provider::{Mode, Provider};
 use crate::schema::{Schema, ToolSchema};
 use crate::toolset::CheckPanic;
 use events::Counters;
 use request::Target;
-use run::{Ask, Refused, Success};
+use run::{Question, Refused, Success};
 
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
 
@@ -290,98 +292,55 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    /// Asks for a `T`.
-    pub async fn ask<T: ToolSchema>(&self, prompt: &str) -> Result<T, AskError> {
-        self.ask_in(&[], prompt, prompt, None)
-            .await
-            .map(|(value, _, _)| value)
-    }
-
-    /// Asks for a `T` after earlier messages that the caller keeps: a bridge that runs
-    /// the model's tool calls elsewhere appends the assistant's calls
-    /// ([`Message::assistant_calls`]) and their results ([`Message::tool_result`], or
-    /// [`Message::tool_error`] for a call that failed) and asks again. `prompt` is added
-    /// as the last user message unless it is empty (the history then ends with the
-    /// request, or with the results).
-    ///
-    /// Each request sends the system prompt, then `history`: in tools mode the calls
-    /// and results in the provider's protocol (an error marked as one); in the text
-    /// modes as text, each result quoting the call it answers.
+    /// Asks for a `T`: a request, sent when awaited, that takes its options first
+    /// (earlier messages, a cancel token; see [`Ask`]).
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// use serde_json::json;
-    /// use toolschema::{Agent, Message, ToolCall, ToolSchema};
+    /// use toolschema::{Agent, ToolSchema};
     /// use toolschema::provider::Scripted;
     ///
-    /// #[derive(ToolSchema, Debug, PartialEq)]
-    /// struct TurnOn { name: String }
+    /// #[derive(ToolSchema, Debug)]
+    /// struct City { name: String }
     ///
-    /// #[derive(ToolSchema, Debug, PartialEq)]
-    /// enum Step {
-    ///     #[tool] TurnOn(TurnOn),
-    ///     #[answer] Answer(String),
-    /// }
-    ///
-    /// let model = Scripted::new([
-    ///     r#"{"name": "turn_on", "arguments": {"name": "bedroom light"}}"#,
-    ///     r#"{"answer": "The bedroom light is unreachable."}"#,
-    /// ]);
-    /// let agent = Agent::new(model.clone());
-    /// let mut history = vec![Message::user("Turn on the bedroom light")];
-    /// let step: Step = agent.ask_with(&history, "").await?;
-    /// assert_eq!(step, Step::TurnOn(TurnOn { name: "bedroom light".into() }));
-    ///
-    /// // The call runs elsewhere, and fails.
-    /// history.push(Message::assistant_calls("", vec![
-    ///     ToolCall::new("call_1", "turn_on", json!({ "name": "bedroom light" })),
-    /// ]));
-    /// history.push(Message::tool_error(Some("call_1".into()), "the light is unreachable"));
-    /// let answer: Step = agent.ask_with(&history, "").await?;
-    /// assert_eq!(answer, Step::Answer("The bedroom light is unreachable.".into()));
-    /// assert!(model.request_texts()[1].contains(
-    ///     r#"You called {"name":"turn_on","arguments":{"name":"bedroom light"}}. Error from turn_on: the light is unreachable"#
-    /// ));
+    /// let agent = Agent::new(Scripted::new([r#"{"name": "Oslo"}"#]));
+    /// let city: City = agent.ask("The capital of Norway?").await?;
+    /// assert_eq!(city.name, "Oslo");
     /// # Ok::<(), toolschema::AskError>(())
     /// # }).unwrap();
     /// ```
-    pub async fn ask_with<T: ToolSchema>(
+    pub fn ask<'a, T: ToolSchema>(&'a self, prompt: &'a str) -> Ask<'a, P, Typed<T>> {
+        Ask::new(self, Typed::new(), prompt)
+    }
+
+    /// Asks for a `T` after earlier messages that the caller keeps: see [`Ask::history`].
+    #[deprecated(since = "0.2.0", note = "use `agent.ask(prompt).history(&history)`")]
+    pub async fn ask_with<T: ToolSchema + Send>(
         &self,
         history: &[Message],
         prompt: &str,
     ) -> Result<T, AskError> {
-        self.ask_in(history, prompt, request_of(history, prompt), None)
-            .await
-            .map(|(value, _, _)| value)
+        self.ask(prompt).history(history).await
     }
 
     /// Asks for a `T`, ending early when `cancel` is cancelled.
-    pub async fn ask_cancellable<T: ToolSchema>(
+    #[deprecated(since = "0.2.0", note = "use `agent.ask(prompt).cancel(&token)`")]
+    pub async fn ask_cancellable<T: ToolSchema + Send>(
         &self,
         prompt: &str,
         cancel: &CancelToken,
     ) -> Result<T, AskError> {
-        self.ask_in(&[], prompt, prompt, Some(cancel))
-            .await
-            .map(|(value, _, _)| value)
-    }
-
-    /// One step of the tool loop: the conversation so far, the step(s) the model took.
-    pub(crate) async fn ask_steps<T: ToolSchema>(
-        &self,
-        history: &[Message],
-    ) -> Result<(T, Vec<Value>, Reply), AskError> {
-        self.ask_in(history, "", "", None).await
+        self.ask(prompt).cancel(cancel).await
     }
 
     /// Asks for a `T` after earlier messages: the typed layer over [`Agent::ask_schema`].
-    pub(crate) async fn ask_in<T: ToolSchema>(
+    async fn ask_in<T: ToolSchema>(
         &self,
         history: &[Message],
         prompt: &str,
         request: &str,
         cancel: Option<&CancelToken>,
-    ) -> Result<(T, Vec<Value>, Reply), AskError> {
+    ) -> Result<Success<T>, AskError> {
         let build = |values: &[Value]| match values.first() {
             // A check of the type that panicked is a bug of the program, not of the
             // reply: it ends the ask instead of being sent back to the model.
@@ -398,23 +357,21 @@ impl<P: Provider> Agent<P> {
             None => Err(Error::internal("the reply held no value").into()),
         };
         let target = Target::new(Schema::of::<T>(), &T::schema_name());
-        let ask = Ask {
+        let ask = Question {
             target: &target,
             history,
             prompt,
             request,
             cancel,
         };
-        self.ask_schema(&ask, build)
-            .await
-            .map(|done| (done.value, done.values, done.reply))
+        self.ask_schema(&ask, build).await
     }
 
     /// Asks for a value of `target`'s schema, which `build` turns into a `T`: what
     /// `build` rejects is a violation of that attempt, repaired like any other.
     async fn ask_schema<T>(
         &self,
-        ask: &Ask<'_>,
+        ask: &Question<'_>,
         build: impl Fn(&[Value]) -> Result<T, Refused>,
     ) -> Result<Success<T>, AskError> {
         let span = info_span!("ask", target = %ask.target.name, provider = self.provider.name());
@@ -428,10 +385,11 @@ impl<P: Provider> Agent<P> {
             }
             match self.run_attempts(ask, build).await {
                 Ok(done) => {
+                    let attempts = done.attempts.len();
                     self.counters
-                        .success(done.attempts, done.fixed_locally, done.usage.total());
+                        .success(attempts, done.fixed_locally, done.usage.total());
                     self.emit(Event::Done {
-                        attempts: done.attempts,
+                        attempts,
                         usage: done.usage,
                     });
                     Ok(done)

@@ -12,7 +12,7 @@ use tracing::{debug, warn};
 use super::doubts::{Doubts, FIX_UNDER_GRAMMAR, after_prose, choose_in_prose, no_function_fits};
 use super::request::Target;
 use super::retry::CallError;
-use super::{Agent, AskError, Attempt, CancelToken, Event, tools};
+use super::{Agent, AskError, Attempt, CancelToken, Event};
 use super::{conversation, grounding, partial, read};
 use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
@@ -29,7 +29,7 @@ const CUT_UNDER_GRAMMAR: &str =
     "the reply ran to the token limit under the schema's grammar, which can loop";
 
 /// What is asked, the same for every attempt.
-pub(super) struct Ask<'a> {
+pub(super) struct Question<'a> {
     pub target: &'a Target,
     /// The messages before the prompt, as the caller keeps them.
     pub history: &'a [Message],
@@ -46,8 +46,8 @@ pub(super) struct Success<T> {
     /// The reply's values (one per tool call when the model made several).
     pub values: Vec<Value>,
     pub reply: Reply,
-    /// The attempts used, the successful one included.
-    pub attempts: usize,
+    /// Every attempt, the successful one last.
+    pub attempts: Vec<Attempt>,
     /// Whether the reply needed local fixes.
     pub fixed_locally: bool,
     pub usage: Usage,
@@ -167,7 +167,7 @@ impl Run {
     }
 
     /// What this attempt asks for: the ask's target, or its answer alone.
-    fn target<'t>(&'t self, ask: &'t Ask<'_>) -> &'t Target {
+    fn target<'t>(&'t self, ask: &'t Question<'_>) -> &'t Target {
         self.answer_only.as_ref().unwrap_or(ask.target)
     }
 
@@ -207,17 +207,12 @@ impl Run {
             usage,
             ..
         } = self;
-        let number = received.number;
-        // Inside the tool loop, the step keeps every attempt it took.
-        tools::record_step(|| {
-            attempts.push(received.record(None));
-            attempts
-        });
+        attempts.push(received.record(None));
         Success {
             value,
             values,
             reply: received.reply,
-            attempts: number,
+            attempts,
             fixed_locally: !fixes.is_empty(),
             usage,
         }
@@ -287,7 +282,7 @@ impl<P: Provider> Agent<P> {
     /// accepts them.
     pub(super) async fn run_attempts<T>(
         &self,
-        ask: &Ask<'_>,
+        ask: &Question<'_>,
         build: impl Fn(&[Value]) -> Result<T, Refused>,
     ) -> Result<Success<T>, AskError> {
         let mut run = Run::new(self.modes(ask.target), ask.target.is_record());
@@ -384,7 +379,7 @@ impl<P: Provider> Agent<P> {
     async fn attempt<T>(
         &self,
         run: &Run,
-        ask: &Ask<'_>,
+        ask: &Question<'_>,
         mode: Mode,
         parser: &Parser,
         build: impl Fn(&[Value]) -> Result<T, Refused>,
@@ -483,7 +478,7 @@ impl<P: Provider> Agent<P> {
     /// one wrote before; a request may name a tool that cannot do what it asks). A reply
     /// sent back for one may be sent back for the other: an answer to a request that
     /// names a tool, then a call of another tool filled with placeholders.
-    fn ungrounded(&self, ask: &Ask<'_>, run: &Run, values: &[Value]) -> Option<Error> {
+    fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
         let target = ask.target;
         if !self.grounded_calls
             || run.answer_only.is_some()
@@ -529,7 +524,7 @@ impl<P: Provider> Agent<P> {
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.
-    fn reject(&self, run: &mut Run, ask: &Ask<'_>, received: Received, error: Error) {
+    fn reject(&self, run: &mut Run, ask: &Question<'_>, received: Received, error: Error) {
         let number = received.number;
         warn!(
             attempt = number,
@@ -588,7 +583,7 @@ impl<P: Provider> Agent<P> {
 
     /// The first messages of an attempt: system prompt with the shape, history, the
     /// request.
-    fn base_messages(&self, ask: &Ask<'_>, target: &Target, mode: Mode) -> Vec<Message> {
+    fn base_messages(&self, ask: &Question<'_>, target: &Target, mode: Mode) -> Vec<Message> {
         let after_results = conversation::results_in(ask.history);
         let example = self.example.then_some(self.example_form);
         let instructions = target.instructions(mode, self.form, example, after_results);

@@ -1,7 +1,6 @@
 //! The tool loop: ask for a step of a union, run the tools it calls, feed the results
 //! back, until the model answers.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -14,18 +13,6 @@ use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
 use crate::provider::{Mode, Provider, Reply};
 use crate::schema::ToolSchema;
-
-tokio::task_local! {
-    /// Set while the tool loop asks for a step: the step's attempts, which the ask's own
-    /// result (its value and last reply) does not carry. See [`record_step`].
-    static STEP_ATTEMPTS: RefCell<Vec<Attempt>>;
-}
-
-/// Hands the attempts of a successful ask to the tool loop, when it is asking for a
-/// step: `attempts` runs only then.
-pub(super) fn record_step(attempts: impl FnOnce() -> Vec<Attempt>) {
-    let _outside_the_loop = STEP_ATTEMPTS.try_with(|step| step.borrow_mut().extend(attempts()));
-}
 
 /// Why a tool handler registered with [`Toolbox::tool_that_may_end`] gave no output.
 #[derive(Debug, Clone)]
@@ -49,10 +36,10 @@ type Handler = Box<
         + Sync,
 >;
 
-/// Async tools registered by name: for the `#[tool]` variants of a union
-/// ([`Agent::run`]), or for the tools of a [`Toolset`](crate::Toolset)
-/// ([`Agent::run_tools`]) by the names the servers spell, with the arguments read as a
-/// `serde_json::Value`. A handler's `Err` goes back to the model marked as an error.
+/// Async tools registered by name, for a tool loop ([`Ask::run`](super::Ask::run)): for
+/// the `#[tool]` variants of a union, or for the tools of a [`Toolset`](crate::Toolset) by
+/// the names the servers spell, with the arguments read as a `serde_json::Value`. A
+/// handler's `Err` goes back to the model marked as an error.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -77,7 +64,7 @@ type Handler = Box<
 ///     Ok::<_, String>(format!("3°C in {}", args.city))
 /// });
 /// let agent = Agent::new(model.clone());
-/// let answer: Step = agent.run("Weather in Oslo?", &tools).await?;
+/// let answer: Step = agent.ask("Weather in Oslo?").run(&tools).await?;
 /// assert_eq!(answer, Step::Answer("It is 3°C in Oslo.".into()));
 /// assert!(model.request_texts()[1].contains("3°C in Oslo"));
 /// # Ok::<(), toolschema::AskError>(())
@@ -178,7 +165,7 @@ impl Toolbox {
     ///     r#"{"name": "unlock", "arguments": {"door": "back"}}"#,
     ///     r#"{"name": "unlock", "arguments": {"door": "front"}}"#,
     /// ]);
-    /// let err = Agent::new(model).run::<Step>("Unlock the door", &tools).await.unwrap_err();
+    /// let err = Agent::new(model).ask::<Step>("Unlock the door").run(&tools).await.unwrap_err();
     /// assert!(matches!(&err, AskError::ToolFailed { tool, .. } if tool == "unlock"));
     /// assert_eq!(err.attempts().len(), 2);
     /// # });
@@ -265,6 +252,18 @@ pub(super) enum Step<A> {
     Calls { calls: Vec<StepCall>, reply: Reply },
 }
 
+/// Where a tool loop starts: the messages before it and the request (added as the last
+/// user message unless empty), and the token that may cancel it.
+#[derive(Clone, Copy)]
+pub(super) struct Start<'a> {
+    pub history: &'a [Message],
+    pub prompt: &'a str,
+    pub cancel: Option<&'a super::CancelToken>,
+}
+
+/// A step and the attempts it took.
+pub(super) type Stepped<A> = (Step<A>, Vec<Attempt>);
+
 /// A call to run: as the model made it (the name it was shown, an id for the result)
 /// and the tool's name in the toolbox.
 pub(super) struct StepCall {
@@ -291,17 +290,33 @@ impl<P: Provider> Agent<P> {
     /// Runs the tool loop for a union `S`: each step is asked for as an `S`; tool calls
     /// are run with `tools` and their results (or errors) fed back, several calls in one
     /// reply included, until the model gives the `#[answer]` variant, which is returned.
-    pub async fn run<S: ToolSchema>(&self, prompt: &str, tools: &Toolbox) -> Result<S, AskError> {
+    #[deprecated(since = "0.2.0", note = "use `agent.ask::<S>(prompt).run(&tools)`")]
+    pub async fn run<S: ToolSchema + Send>(
+        &self,
+        prompt: &str,
+        tools: &Toolbox,
+    ) -> Result<S, AskError> {
+        self.ask::<S>(prompt).run(tools).await
+    }
+
+    /// The derived union's loop: each step asked for as an `S`.
+    pub(super) async fn run_steps<S: ToolSchema>(
+        &self,
+        start: Start<'_>,
+        tools: &Toolbox,
+    ) -> Result<S, AskError> {
         let has_answer =
             super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
+        let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
-            let (step, values, reply) = self.ask_steps::<S>(&history).await?;
+            let done = self.ask_in::<S>(&history, "", "", cancel).await?;
+            let (values, reply) = (done.values, done.reply);
             // The answer ends the loop, even beside calls in the same reply.
             match values.iter().position(|v| v.get("answer").is_some()) {
-                Some(0) => return Ok(Step::Answer(step)),
+                Some(0) => return Ok((Step::Answer(done.value), done.attempts)),
                 Some(i) => {
                     if let Ok(answer) = S::from_json(values[i].clone()) {
-                        return Ok(Step::Answer(answer));
+                        return Ok((Step::Answer(answer), done.attempts));
                     }
                 }
                 None => {}
@@ -315,25 +330,28 @@ impl<P: Provider> Agent<P> {
                     StepCall::new(&reply, i, name, arguments, name)
                 })
                 .collect();
-            Ok(Step::Calls { calls, reply })
+            Ok((Step::Calls { calls, reply }, done.attempts))
         };
-        self.tool_loop(prompt, tools, has_answer, step).await
+        self.tool_loop(start, tools, has_answer, step).await
     }
 
     /// The loop: asks for a step after the conversation so far; runs the calls it makes
     /// and feeds their results (or errors, marked as such) back, until a step answers.
     pub(super) async fn tool_loop<A, F, Fut>(
         &self,
-        prompt: &str,
+        start: Start<'_>,
         tools: &Toolbox,
         has_answer: bool,
         step: F,
     ) -> Result<A, AskError>
     where
         F: Fn(Vec<Message>) -> Fut,
-        Fut: Future<Output = Result<Step<A>, AskError>>,
+        Fut: Future<Output = Result<Stepped<A>, AskError>>,
     {
-        let mut history = vec![Message::user(prompt)];
+        let mut history = start.history.to_vec();
+        if !start.prompt.is_empty() {
+            history.push(Message::user(start.prompt));
+        }
         let mut all_attempts = Vec::new();
         // Small models follow a direct request to answer better than a choice.
         let next = if has_answer {
@@ -344,17 +362,13 @@ impl<P: Provider> Agent<P> {
         // Calls already run, with their results: a repeated call is not run again.
         let mut done: Vec<(String, Value, String)> = Vec::new();
         for _ in 0..tools.max_steps {
-            let asked = STEP_ATTEMPTS.scope(RefCell::default(), async {
-                let found = step(history.clone()).await;
-                (found, STEP_ATTEMPTS.with(RefCell::take))
-            });
-            let (calls, reply) = match asked.await {
-                (Ok(Step::Answer(answer)), _) => return Ok(answer),
-                (Ok(Step::Calls { calls, reply }), attempts) => {
+            let (calls, reply) = match step(history.clone()).await {
+                Ok((Step::Answer(answer), _)) => return Ok(answer),
+                Ok((Step::Calls { calls, reply }, attempts)) => {
                     all_attempts.extend(attempts);
                     (calls, reply)
                 }
-                (Err(mut e), _) => {
+                Err(mut e) => {
                     prepend(&mut e, std::mem::take(&mut all_attempts));
                     return Err(e);
                 }
@@ -457,7 +471,12 @@ mod tests {
             .enable_all()
             .build()
             .expect("a runtime")
-            .block_on(agent.run::<Call>("Weather in Oslo and Rome?", tools))
+            .block_on(
+                agent
+                    .ask::<Call>("Weather in Oslo and Rome?")
+                    .run(tools)
+                    .into_future(),
+            )
     }
 
     fn raw(attempts: &[Attempt]) -> Vec<&str> {
@@ -494,7 +513,7 @@ mod tests {
     fn the_loop_can_be_spawned() {
         fn spawnable<F: Future + Send + 'static>(_: &F) {}
         let agent = Agent::new(Scripted::new([call("Oslo")]));
-        spawnable(&async move { agent.run::<Call>("Weather?", &weather()).await });
+        spawnable(&async move { agent.ask::<Call>("Weather?").run(&weather()).await });
     }
 
     #[test]

@@ -327,7 +327,10 @@ impl<P: Provider> Agent<P> {
         tools: &McpTools,
         prompt: &str,
     ) -> Result<McpRun, McpRunError> {
-        let outcome = self.run_tools(&tools.toolset, prompt, &tools.toolbox).await;
+        let outcome = self
+            .ask_tools(&tools.toolset, prompt)
+            .run(&tools.toolbox)
+            .await;
         let calls = tools.take_calls();
         match outcome {
             Ok(answer) => Ok(McpRun { answer, calls }),

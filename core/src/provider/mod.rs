@@ -368,7 +368,7 @@ mod tests {
             .enable_all()
             .build()
             .expect("a runtime")
-            .block_on(agent.ask::<u8>("a number"));
+            .block_on(agent.ask::<u8>("a number").into_future());
         let Err(AskError::Budget {
             used,
             limit,

@@ -44,7 +44,10 @@ pub fn group_of(tools: &Value) -> Option<DerivedGroup> {
     groups().into_iter().find(|g| (g.tools)() == *tools)
 }
 
-fn group<T: ToolSchema + Serialize>(name: &'static str, tools: fn() -> Value) -> DerivedGroup {
+fn group<T: ToolSchema + Serialize + Send>(
+    name: &'static str,
+    tools: fn() -> Value,
+) -> DerivedGroup {
     DerivedGroup {
         name,
         tools,

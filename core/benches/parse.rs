@@ -181,6 +181,84 @@ const HOSTILE: &[Hostile] = &[
         name: "`<json>` tags",
         build: |n| fill("<json>[1, ", n),
     },
+    // The pieces of the repair classes, each repeated in one container: a look ahead or
+    // a second reading that started again at each would be quadratic.
+    Hostile {
+        name: "repeated {\"a\": \"x\", y ",
+        build: |n| format!("{{{}", fill(r#""a": "x", y "#, n)),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"x\", \"b\" c, ",
+        build: |n| format!("{{{}", fill(r#""a": "x", "b" c, "#, n)),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"x \"y\", z ",
+        build: |n| format!("{{{}", fill(r#""a": "x "y", z "#, n)),
+    },
+    Hostile {
+        name: "repeated [\"x \"a\", \"b\" c, ",
+        build: |n| format!("[{}", fill(r#""x "a", "b" c, "#, n)),
+    },
+    Hostile {
+        name: "repeated [\"\"\"a\", ",
+        build: |n| format!("[{}", fill(r#""""a", "#, n)),
+    },
+    Hostile {
+        name: "repeated ```json {\"a\": \"```\"} ",
+        build: |n| fill("```json {\"a\": \"```\"} ", n),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"C:\\x\\\", ",
+        build: |n| format!("{{{}", fill(r#""a": "C:\x\", "#, n)),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"b\": \"c\", ",
+        build: |n| format!("{{{}", fill(r#""a": "b": "c", "#, n)),
+    },
+    Hostile {
+        name: "repeated {note also and ",
+        build: |n| format!("{{{}", fill("note also and ", n)),
+    },
+    Hostile {
+        name: "repeated [1_000_0, ",
+        build: |n| format!("[{}", fill("1_000_0, ", n)),
+    },
+    Hostile {
+        name: "repeated [''', ",
+        build: |n| format!("[{}", fill("''', ", n)),
+    },
+    Hostile {
+        name: "repeated <think>{\"a\": \"",
+        build: |n| fill("<think>{\"a\": \"", n),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"x {\"b\": \"c\"} d\", ",
+        build: |n| format!("{{{}", fill(r#""a": "x {"b": "c"} d", "#, n)),
+    },
+    Hostile {
+        name: "repeated [\"x {\"a\": ",
+        build: |n| format!("[{}", fill(r#""x {"a": "#, n)),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"[[[[{\"b\", ",
+        build: |n| format!("{{{}", fill(r#""a": "[[[[{"b", "#, n)),
+    },
+    Hostile {
+        name: "repeated {\"a\": \"x\" # \"y\", ",
+        build: |n| format!("{{{}", fill(r#""a": "x" # "y", "#, n)),
+    },
+    Hostile {
+        name: "repeated [#a #b, ",
+        build: |n| format!("[{}", fill("#a #b, ", n)),
+    },
+    Hostile {
+        name: "repeated [{\"a\": 1}}, ",
+        build: |n| format!("[{}", fill(r#"{"a": 1}}, "#, n)),
+    },
+    Hostile {
+        name: "repeated {\"a\": [1]], ",
+        build: |n| format!("{{{}", fill(r#""a": [1]], "#, n)),
+    },
 ];
 
 /// The hostile inputs' sizes: 1×, 10×, 100×.

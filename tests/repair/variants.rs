@@ -4,8 +4,6 @@
 //! backslashes, fences, braces, `TRUE`, `1_000`) are read as they are, with no fix,
 //! alone, in prose or in a fence; and hostile inputs take linear time.
 
-use std::time::{Duration, Instant};
-
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use toolschema::repair::{FixKind, repair};
@@ -267,25 +265,16 @@ proptest! {
     }
 }
 
-/// The time of repairing `text`, the best of three.
-fn time(text: &str) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            let _ = std::hint::black_box(repair(text));
-            let _ = std::hint::black_box(parsed_or_error(text));
-            start.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
-}
-
 fn parsed_or_error(text: &str) -> Result<Value, toolschema::Error> {
     toolschema::parse::<Value>(text)
 }
 
+/// Inputs that make a look ahead or a second reading start again and again, each piece
+/// repeated in one container: read to a value or an error, never a panic. How the time
+/// grows with their size is measured by `cargo bench -p toolschema --bench parse --
+/// hostile` (ratios 10x/1x and 100x/1x), never timed in a test.
 #[test]
-fn hostile_inputs_take_linear_time() {
+fn hostile_inputs_end_in_a_value_or_an_error() {
     // Each piece, repeated in one container, makes a look ahead or a second reading start
     // again and again.
     let pieces = [
@@ -313,17 +302,8 @@ fn hostile_inputs_take_linear_time() {
         ("{", r#""a": [1]], "#),
     ];
     for (open, piece) in pieces {
-        let small = format!("{open}{}", piece.repeat(1_000));
-        let large = format!("{open}{}", piece.repeat(16_000));
-        let (t_small, t_large) = (time(&small), time(&large));
-        // 16 times the input: linear is about 16 times the time, quadratic 256 times.
-        let ratio = t_large.as_secs_f64() / t_small.as_secs_f64().max(1e-4);
-        println!("{piece:?}: {t_small:?} -> {t_large:?} ({ratio:.1}x)");
-        assert!(
-            ratio < 64.0,
-            "{piece:?}: {t_small:?} for {} bytes, {t_large:?} for {}",
-            small.len(),
-            large.len()
-        );
+        let text = format!("{open}{}", piece.repeat(16_000));
+        let _ = repair(&text);
+        let _ = parsed_or_error(&text);
     }
 }

@@ -271,6 +271,37 @@ async fn a_fallback_is_remembered_for_the_next_ask_of_the_same_type() {
 }
 
 #[tokio::test]
+async fn the_mode_given_up_is_the_one_remembered_when_prose_comes_first() {
+    // A union with an answer starts in prose under Auto. Here the server rejects that
+    // request, and the grammar cannot carry an answer of any shape (OpenAI's strict
+    // dialect): both are given up, and the next ask starts in json_object, not in the
+    // prose the provider's list puts last.
+    let tools = toolschema::Toolset::from_openai_tools(&serde_json::json!([{
+        "type": "function",
+        "function": {"name": "time_now", "parameters": {"type": "object", "properties": {}}}
+    }]))
+    .expect("the tools load")
+    .with_answer();
+    let rejected = ResponseTemplate::new(400).set_body_string("no plain prompts here");
+    let answer = r#"{"answer": "Noon."}"#;
+    let (server, provider) = openai(vec![rejected, chat(answer), chat(answer)]).await;
+    let agent = Agent::new(provider).backoff(FAST);
+    for _ in 0..2 {
+        agent
+            .ask_tools(&tools, "Say noon.")
+            .await
+            .expect("the answer");
+    }
+    let modes: Vec<serde_json::Value> = bodies(&server)
+        .await
+        .iter()
+        .map(|b| b["response_format"]["type"].clone())
+        .collect();
+    let prose = serde_json::Value::Null;
+    assert_eq!(modes, [prose, "json_object".into(), "json_object".into()]);
+}
+
+#[tokio::test]
 async fn a_400_in_a_forced_mode_is_an_error() {
     let rejected = ResponseTemplate::new(400).set_body_string("no json_schema here");
     let (server, provider) = openai(vec![rejected]).await;

@@ -53,6 +53,9 @@ use run::{Question, Refused, Success};
 
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
 
+/// The modes each target (by [`Target::memory_key`]) has given up.
+type GivenUp = std::collections::HashMap<(String, u64), Vec<Mode>>;
+
 /// Asks a model for typed values.
 ///
 /// ```
@@ -93,9 +96,9 @@ pub struct Agent<P> {
     grounded_calls: bool,
     listener: Option<Listener>,
     counters: Arc<Counters>,
-    /// Under `Mode::Auto`, how many of the provider's modes each target has had to skip:
-    /// later asks for the same type or tool set start where the last one ended.
-    skipped_modes: Arc<std::sync::Mutex<std::collections::HashMap<(String, u64), usize>>>,
+    /// Under `Mode::Auto`, the provider's modes each target has given up: later asks for
+    /// the same type or tool set leave them out.
+    skipped_modes: Arc<std::sync::Mutex<GivenUp>>,
 }
 
 impl<P: Provider> Agent<P> {

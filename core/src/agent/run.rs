@@ -552,14 +552,22 @@ impl<P: Provider> Agent<P> {
     }
 
     /// The modes an ask tries, best first. Under [`Mode::Auto`], later asks for the same
-    /// target (type or tool set, see [`Target::memory_key`]) start where the last one ended.
+    /// target (type or tool set, see [`Target::memory_key`]) leave out the modes an
+    /// earlier one gave up (the last of the provider's modes is never left out).
     fn modes(&self, target: &Target) -> Vec<Mode> {
         match self.mode {
             Mode::Auto => {
                 let all = self.provider.auto_modes();
                 let skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
-                let skip = skipped.get(&target.memory_key()).copied().unwrap_or(0);
-                let modes = all[skip.min(all.len().saturating_sub(1))..].to_vec();
+                let given_up = skipped.get(&target.memory_key());
+                let mut modes: Vec<Mode> = all
+                    .iter()
+                    .filter(|m| given_up.is_none_or(|g| !g.contains(m)))
+                    .copied()
+                    .collect();
+                if modes.is_empty() {
+                    modes.extend(all.last());
+                }
                 choose_in_prose(target, modes)
             }
             fixed => vec![fixed],
@@ -567,15 +575,18 @@ impl<P: Provider> Agent<P> {
     }
 
     /// Moves the run on to its next mode; `remember` keeps later asks for the same target
-    /// from starting in the mode given up (a mode the server cannot carry), where a reply
-    /// that went wrong once in it does not.
+    /// from trying the mode given up (a mode the server cannot carry), where a reply that
+    /// went wrong once in it does not.
     fn fall_back(&self, run: &mut Run, target: &Target, reason: String, remember: bool) {
         let from = run.modes.remove(0);
         if let Some(to) = run.mode() {
             warn!(%from, %to, %reason, "mode fallback");
             if self.mode == Mode::Auto && remember {
                 let mut skipped = self.skipped_modes.lock().unwrap_or_else(|e| e.into_inner());
-                *skipped.entry(target.memory_key()).or_default() += 1;
+                let given_up = skipped.entry(target.memory_key()).or_default();
+                if !given_up.contains(&from) {
+                    given_up.push(from);
+                }
             }
             self.emit(Event::ModeFallback { from, to, reason });
         }

@@ -34,3 +34,6 @@ mod no_function_fits;
 
 #[path = "agent_http/asking.rs"]
 mod asking;
+
+#[path = "agent_http/derived_calls.rs"]
+mod derived_calls;

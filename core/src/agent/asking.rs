@@ -210,7 +210,13 @@ impl<'a, P: Provider, T: ToolSchema + Send + 'a> Ask<'a, P, Typed<T>> {
     pub async fn answered(self) -> Result<Answered<T>, AskError> {
         let request = self.request();
         self.agent
-            .ask_in::<T>(self.history, self.prompt, request, self.cancel)
+            .ask_in::<T>(
+                self.history,
+                self.prompt,
+                request,
+                self.cancel,
+                super::Several::Refused,
+            )
             .await
             .map(Answered::from_success)
     }

@@ -53,6 +53,16 @@ use run::{Question, Refused, Success};
 
 type Listener = Arc<dyn Fn(&Event) + Send + Sync>;
 
+/// What an ask makes of a reply with several calls of a union.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Several {
+    /// One value is asked for: several calls are a violation the model is asked to fix
+    /// (a `Vec` of the union asks for several).
+    Refused,
+    /// A step of the tool loop: every call runs.
+    Each,
+}
+
 /// The modes each target (by [`Target::memory_key`]) has given up.
 type GivenUp = std::collections::HashMap<(String, u64), Vec<Mode>>;
 
@@ -337,27 +347,53 @@ impl<P: Provider> Agent<P> {
     }
 
     /// Asks for a `T` after earlier messages: the typed layer over [`Agent::ask_schema`].
+    /// A reply with several calls of a union gives every one to the typed layer, each
+    /// checked (a violation in the `i`-th under `/i`); `several` says what comes of them.
     async fn ask_in<T: ToolSchema>(
         &self,
         history: &[Message],
         prompt: &str,
         request: &str,
         cancel: Option<&CancelToken>,
+        several: Several,
     ) -> Result<Success<T>, AskError> {
-        let build = |values: &[Value]| match values.first() {
-            // A check of the type that panicked is a bug of the program, not of the
-            // reply: it ends the ask instead of being sent back to the model.
-            Some(first) => T::from_json(first.clone()).map_err(|e| match e.panicked_check() {
-                Some(panicked) => Refused::CheckPanicked(
-                    CheckPanic {
-                        tool: T::schema_name().into_owned(),
-                        message: panicked.to_string(),
-                    },
-                    e,
-                ),
-                None => Refused::from(e),
-            }),
-            None => Err(Error::internal("the reply held no value").into()),
+        let build = |values: &[Value]| {
+            let mut typed = Vec::with_capacity(values.len());
+            let mut violations = Vec::new();
+            for (i, value) in values.iter().enumerate() {
+                match T::from_json(value.clone()) {
+                    Ok(value) => typed.push(value),
+                    // A check of the type that panicked is a bug of the program, not of
+                    // the reply: it ends the ask instead of being sent back to the model.
+                    Err(e) if e.panicked_check().is_some() => {
+                        let message = e.panicked_check().map(ToString::to_string);
+                        let panic = CheckPanic {
+                            tool: T::schema_name().into_owned(),
+                            message: message.unwrap_or_default(),
+                        };
+                        return Err(Refused::CheckPanicked(panic, e));
+                    }
+                    Err(e) if values.len() == 1 => return Err(Refused::from(e)),
+                    Err(e) => violations.extend(e.under(&i.to_string()).into_violations()),
+                }
+            }
+            if !violations.is_empty() {
+                return Err(Refused::from(Error::new(violations)));
+            }
+            if typed.len() > 1 && several == Several::Refused {
+                let message = format!(
+                    "the reply makes {} tool calls where one call or the answer is asked for: \
+                     make one call",
+                    typed.len()
+                );
+                let violation =
+                    crate::Violation::new("", crate::ViolationKind::Invalid { message });
+                return Err(Refused::from(Error::single(violation)));
+            }
+            typed
+                .into_iter()
+                .next()
+                .ok_or_else(|| Error::internal("the reply held no value").into())
         };
         let target = Target::new(Schema::of::<T>(), &T::schema_name());
         let ask = Question {

@@ -309,7 +309,9 @@ impl<P: Provider> Agent<P> {
             super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
-            let done = self.ask_in::<S>(&history, "", "", cancel).await?;
+            let done = self
+                .ask_in::<S>(&history, "", "", cancel, super::Several::Each)
+                .await?;
             let (values, reply) = (done.values, done.reply);
             // The answer ends the loop, even beside calls in the same reply.
             match values.iter().position(|v| v.get("answer").is_some()) {

@@ -26,6 +26,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::extract::candidates;
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::{Node, Schema, Types};
 use crate::validate::suggest;
@@ -55,6 +56,16 @@ const CALL_KEYS: &[&str] = &[
     "functionCall",
     "tool_use",
     "call",
+];
+
+/// Keys that hold a list of calls.
+pub(crate) const LIST_KEYS: &[&str] = &[
+    "tool_calls",
+    "toolCalls",
+    "function_calls",
+    "functionCalls",
+    "calls",
+    "tool_uses",
 ];
 
 /// How deep envelopes may be nested: `{"tool_calls": [{"function": {…}}]}` is three.
@@ -389,6 +400,69 @@ impl<'s> Union<'s> {
             shapes.push("the answer".to_owned());
         }
         shapes
+    }
+}
+
+/// The reply's first JSON value with the tool names its calls spell another way (as
+/// their servers do: `weather:alerts now`) written as the union's, `rename` giving the
+/// union's name of a spelling; `None` where no call spells a name so. Only the name of a
+/// call is renamed, never a value inside its arguments or an answer. The value comes back
+/// as JSON text with the fixes its extraction and repair needed, and one
+/// [`FixKind::EnumCase`] per name renamed.
+pub(crate) fn renamed_calls(
+    raw: &str,
+    rename: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, Vec<Fix>)> {
+    let candidate = candidates(raw).into_iter().find_map(|c| {
+        let (value, fixes) = repair(&c.text).ok()?;
+        (value.is_object() || value.is_array()).then_some((value, c.fixes, fixes))
+    })?;
+    let (mut value, mut fixes, repair_fixes) = candidate;
+    fixes.extend(repair_fixes);
+    let before = fixes.len();
+    rename_in(&mut value, "", 0, rename, &mut fixes);
+    (fixes.len() > before).then(|| (value.to_string(), fixes))
+}
+
+/// [`renamed_calls`] in a value at `pointer`: a call, a list of calls, or calls under the
+/// keys that hold them.
+fn rename_in(
+    value: &mut Value,
+    pointer: &str,
+    depth: usize,
+    rename: &dyn Fn(&str) -> Option<String>,
+    fixes: &mut Vec<Fix>,
+) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                rename_in(item, &format!("{pointer}/{i}"), depth + 1, rename, fixes);
+            }
+        }
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                match value {
+                    Value::String(name) if NAME_KEYS.contains(&key.as_str()) => {
+                        if let Some(to) = rename(name) {
+                            let from = std::mem::replace(name, to.clone());
+                            let kind = FixKind::EnumCase { from, to };
+                            fixes.push(Fix::new(kind, Location::Pointer(at)));
+                        }
+                    }
+                    // The arguments and the answer are the model's values, whatever they
+                    // spell; only keys that hold calls are entered.
+                    _ if CALL_KEYS.contains(&key.as_str()) || LIST_KEYS.contains(&key.as_str()) => {
+                        rename_in(value, &at, depth + 1, rename, fixes);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
     }
 }
 

@@ -15,22 +15,12 @@
 use serde_json::Value;
 
 use crate::Error;
-use crate::envelope::Union;
+use crate::envelope::{LIST_KEYS, Union};
 use crate::extract::{candidates, is_strict_json, visible};
 use crate::parse::Parser;
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::Schema;
 use crate::text_calls::{self, Scope, Tools};
-
-/// Keys that hold a list of calls.
-const LIST_KEYS: &[&str] = &[
-    "tool_calls",
-    "toolCalls",
-    "function_calls",
-    "functionCalls",
-    "calls",
-    "tool_uses",
-];
 
 /// The values of the calls, and every fix their parse needed.
 pub(crate) type Calls = (Vec<Value>, Vec<Fix>);

@@ -28,3 +28,6 @@ mod conversation;
 
 #[path = "agent_http/tool_choice.rs"]
 mod tool_choice;
+
+#[path = "agent_http/native_calls.rs"]
+mod native_calls;

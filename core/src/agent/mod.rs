@@ -17,6 +17,7 @@ mod conversation;
 mod error;
 mod events;
 mod grounding;
+mod native;
 mod read;
 mod request;
 mod retry;

@@ -2,14 +2,19 @@
 
 use serde_json::Value;
 
+use super::native;
 use super::request::{Shaped, Target};
 use crate::Error;
+use crate::envelope::renamed_calls;
 use crate::extract::candidates;
 use crate::parse::{Parsed, Parser, several_calls};
 use crate::provider::{Mode, Reply};
 use crate::repair::{Fix, FixKind, Location, repair};
 
-/// Reads a reply: one value, or one per tool call when the model made several.
+/// Reads a reply: one value, or one per tool call when the model made several. Native
+/// calls are read as data ([`native`]); text is read as written, then, where that fails,
+/// with the tools its calls name as their servers spell them (`weather:alerts now`)
+/// read as the names the model is shown.
 pub(super) fn read(
     parser: &Parser,
     target: &Target,
@@ -18,16 +23,33 @@ pub(super) fn read(
     shaped: &Shaped,
     mode: Mode,
 ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
-    if reply.tool_calls.len() > 1 {
-        let mut values = Vec::new();
-        let mut fixes = Vec::new();
-        for call in &reply.tool_calls {
-            let parsed = parse(parser, target, &target.call_text(call), shaped)?;
-            values.push(parsed.value);
-            fixes.extend(parsed.fixes);
-        }
-        return Ok((values, fixes));
+    if !reply.tool_calls.is_empty() {
+        return native::read_calls(parser, target, &reply.tool_calls, shaped);
     }
+    read_text(parser, target, reply, raw, shaped, mode).or_else(|e| {
+        let rename = |name: &str| {
+            let shown = target.names.model(name);
+            (shown != name).then(|| shown.to_owned())
+        };
+        let Some((text, renamed)) = renamed_calls(raw, &rename) else {
+            return Err(e);
+        };
+        let (values, mut fixes) =
+            read_text(parser, target, reply, &text, shaped, mode).map_err(|_| e)?;
+        fixes.splice(0..0, renamed);
+        Ok((values, fixes))
+    })
+}
+
+/// [`read`] of a reply written as text.
+fn read_text(
+    parser: &Parser,
+    target: &Target,
+    reply: &Reply,
+    raw: &str,
+    shaped: &Shaped,
+    mode: Mode,
+) -> Result<(Vec<Value>, Vec<Fix>), Error> {
     // Several calls written as text (a list, a `<tool_call>` block each, Python calls, …)
     // are every call, as several native calls are; the answer is one value.
     let several = |read_as_one: bool| {
@@ -104,7 +126,7 @@ pub(super) fn read(
 }
 
 /// The lenient parse of text written against the dialect's schemas.
-fn parse(
+pub(super) fn parse(
     parser: &Parser,
     target: &Target,
     text: &str,

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use toolschema::provider::Mode;
 use toolschema::{Agent, AskError, Choice, ToolSchema, Toolset};
 
-use crate::server::{chat, openai, tool_calls};
+use crate::server::{anthropic, chat, completion, message, openai, tool_calls};
 
 fn notes() -> Toolset {
     Toolset::new()
@@ -188,4 +188,67 @@ async fn every_failing_native_call_is_reported_under_its_index() {
         .collect();
     assert_eq!(native, ["/0/arguments/city", "/1/arguments/city"]);
     assert_eq!(native, listed);
+}
+
+#[tokio::test]
+async fn the_text_beside_native_calls_is_kept_in_the_attempt() {
+    const THOUGHT: &str = "The user asks about Oslo, so I call get_weather";
+    let tools = Toolset::new()
+        .tool(
+            "get_weather",
+            "The weather in a city.",
+            json!({ "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] }),
+        )
+        .expect("a tool");
+    let openai_reply = completion(
+        json!({
+            "role": "assistant",
+            "content": THOUGHT,
+            "tool_calls": [{
+                "id": "call_1",
+                "type": "function",
+                "function": { "name": "get_weather", "arguments": "{\"town\": 7}" },
+            }],
+        }),
+        "tool_calls",
+        (100, 20),
+    );
+    let anthropic_reply = message(
+        json!([
+            { "type": "text", "text": THOUGHT },
+            { "type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": { "town": 7 } },
+        ]),
+        "tool_use",
+    );
+    let (_a, openai_provider) = openai(vec![openai_reply]).await;
+    let (_b, anthropic_provider) = anthropic(vec![anthropic_reply]).await;
+    let openai_agent = Agent::new(openai_provider)
+        .mode(Mode::Tools)
+        .max_attempts(1);
+    let anthropic_agent = Agent::new(anthropic_provider)
+        .mode(Mode::Tools)
+        .max_attempts(1);
+    for err in [
+        openai_agent
+            .ask_tools(&tools, "Weather in Oslo?")
+            .await
+            .unwrap_err(),
+        anthropic_agent
+            .ask_tools(&tools, "Weather in Oslo?")
+            .await
+            .unwrap_err(),
+    ] {
+        let raw = err.last_raw().expect("an attempt");
+        assert!(raw.contains(THOUGHT), "{raw}");
+        assert!(raw.contains("get_weather"), "{raw}");
+        assert!(raw.contains("\"town\""), "{raw}");
+        assert!(raw.contains('7'), "{raw}");
+        // The parse still read the call: the violation is in its arguments.
+        let pointers: Vec<&str> = err.attempts()[0]
+            .violations()
+            .iter()
+            .map(|v| v.pointer())
+            .collect();
+        assert_eq!(pointers.first(), Some(&"/arguments/city"), "{raw}");
+    }
 }

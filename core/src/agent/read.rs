@@ -170,6 +170,16 @@ fn restore(text: &str, shaped: &Shaped) -> (String, Vec<Fix>) {
     (text.to_owned(), Vec::new())
 }
 
+/// The whole reply as received: the text the model wrote beside its native calls (`The
+/// user asks about Oslo, so I call get_weather`), then the calls as `calls_text` writes
+/// them; the text alone where it made no call.
+pub(super) fn as_received(reply: &Reply, calls_text: &str) -> String {
+    if reply.tool_calls.is_empty() || reply.text.trim().is_empty() {
+        return calls_text.to_owned();
+    }
+    format!("{}\n{calls_text}", reply.text)
+}
+
 /// The repaired value of a rejected reply, for the error's best partial value.
 pub(super) fn closest(text: &str) -> Option<Value> {
     candidates(text)

@@ -112,6 +112,8 @@ struct Received {
     reply: Reply,
     /// The reply as the text the parse layer reads (tool calls written as JSON).
     raw: String,
+    /// The whole reply as received: its text and its calls (see [`read::as_received`]).
+    received: String,
 }
 
 impl Received {
@@ -121,7 +123,7 @@ impl Received {
             number: self.number,
             mode: self.mode,
             request: self.request.clone(),
-            raw: self.raw.clone(),
+            raw: self.received.clone(),
             error,
             usage: self.reply.usage,
             finish: self.reply.finish.clone(),
@@ -452,11 +454,12 @@ impl<P: Provider> Agent<P> {
             Err(CallError::Provider(error)) => return Outcome::Failed(Failure::Provider(error)),
         };
         let raw = ask.target.reply_text(&reply);
+        let whole = read::as_received(&reply, &raw);
         self.emit(Event::ReplyReceived {
             attempt: number,
             usage: reply.usage,
             finish: reply.finish.clone(),
-            chars: raw.chars().count(),
+            chars: whole.chars().count(),
         });
         // The typed value is built inside the loop: what the type rejects is a
         // violation of that attempt, repaired and kept like any other.
@@ -482,6 +485,7 @@ impl<P: Provider> Agent<P> {
             request: request.text(),
             reply,
             raw,
+            received: whole,
         };
         match read {
             Ok((value, values, fixes)) => Outcome::Accepted {

@@ -31,3 +31,6 @@ mod tool_choice;
 
 #[path = "agent_http/native_calls.rs"]
 mod native_calls;
+
+#[path = "agent_http/secrets.rs"]
+mod secrets;

@@ -338,7 +338,7 @@ impl Display for Violation {
         if self.inner.pointer.is_empty() {
             f.write_str("(root)")?;
         } else {
-            f.write_str(&self.inner.pointer)?;
+            f.write_str(&shown_pointer(&self.inner.pointer))?;
         }
         write!(f, ": {}", self.inner.kind)?;
         if let Some(suggestion) = self.suggestion() {
@@ -472,7 +472,11 @@ impl Display for ViolationKind {
                 line,
                 column,
                 message,
-            } => write!(f, "invalid JSON at line {line}, column {column}: {message}"),
+            } => write!(
+                f,
+                "invalid JSON at line {line}, column {column}: {}",
+                one_line(message)
+            ),
             ViolationKind::MissingField => f.write_str("missing required field"),
             ViolationKind::UnknownField => f.write_str("unknown field"),
             ViolationKind::WrongType { expected, found } => {
@@ -541,7 +545,7 @@ impl Display for ViolationKind {
                 )
             }
             ViolationKind::Conflict { keys } => {
-                let keys: Vec<String> = keys.iter().map(|k| quote(k)).collect();
+                let keys: Vec<String> = keys.iter().map(|k| quote_bounded(k, 60)).collect();
                 write!(
                     f,
                     "{} name the same field; give only one",
@@ -575,17 +579,17 @@ impl Display for ViolationKind {
                 }
                 f.write_str(" before it was complete")
             }
-            ViolationKind::Invalid { message } => f.write_str(message),
+            ViolationKind::Invalid { message } => f.write_str(&one_line(message)),
             ViolationKind::CheckPanicked { check, message } => {
-                write!(f, "the check `{check}` panicked: {message}")
+                write!(f, "the check `{check}` panicked: {}", bounded(message, 500))
             }
         }
     }
 }
 
 /// Text of a model's for a message of ours: at most `max` characters (then `…`), with
-/// control characters escaped as JSON writes them, so that it cannot stand as lines of
-/// its own.
+/// control characters and line separators escaped as JSON writes them, so that it cannot
+/// stand as lines of its own.
 pub(crate) fn bounded(text: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
@@ -593,17 +597,84 @@ pub(crate) fn bounded(text: &str, max: usize) -> String {
             out.push('…');
             break;
         }
-        if c.is_control() {
-            let escaped = serde_json::to_string(&c.to_string()).unwrap_or_default();
-            out.push_str(escaped.trim_matches('"'));
-        } else {
-            out.push(c);
-        }
+        push_escaped(&mut out, c);
     }
     out
 }
 
-/// A string as JSON writes it, for messages.
+/// A string as JSON writes it, for messages, with what JSON leaves as it is but a reader
+/// may take for a line break (U+2028, U+2029, U+0085 and the other C1 controls) escaped
+/// too: it stays on its line.
 pub(crate) fn quote(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
+    one_line_json(serde_json::Value::String(s.to_owned()).to_string())
+}
+
+/// JSON text with the characters JSON leaves as they are but that break a line escaped
+/// (see [`quote`]).
+pub(crate) fn one_line_json(json: String) -> String {
+    if json.is_ascii() || !json.chars().any(needs_escape) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+/// [`quote`] of at most `max` characters of `s`, then `…` after the closing quote.
+pub(crate) fn quote_bounded(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", quote(&s[..end])),
+        None => quote(s),
+    }
+}
+
+/// The longest pointer a message shows whole.
+const MAX_POINTER: usize = 200;
+
+/// A pointer as a message shows it: as it is, or, where a key the model wrote holds a
+/// control character or a line separator or the pointer is longer than
+/// [`MAX_POINTER`], quoted as JSON and cut, so that the model's keys cannot stand as
+/// lines of their own.
+pub(crate) fn shown_pointer(pointer: &str) -> std::borrow::Cow<'_, str> {
+    let plain = pointer.chars().all(|c| !needs_escape(c) && c != '"');
+    if plain && pointer.chars().nth(MAX_POINTER).is_none() {
+        std::borrow::Cow::Borrowed(pointer)
+    } else {
+        std::borrow::Cow::Owned(quote_bounded(pointer, MAX_POINTER))
+    }
+}
+
+/// A message's text on one line: control characters and line separators escaped.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(needs_escape) {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            push_escaped(&mut out, c);
+        }
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// Whether `c` would break a line or drive a terminal when written as it is.
+pub(crate) fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// `c`, escaped as JSON writes it where it would break a line or drive a terminal.
+fn push_escaped(out: &mut String, c: char) {
+    if !needs_escape(c) {
+        out.push(c);
+        return;
+    }
+    let escaped = serde_json::to_string(&c.to_string()).unwrap_or_default();
+    let escaped = escaped.trim_matches('"');
+    if escaped.chars().count() > 1 {
+        out.push_str(escaped);
+    } else {
+        out.push_str(&format!("\\u{:04x}", c as u32));
+    }
 }

@@ -13,6 +13,8 @@
 
 use std::collections::HashSet;
 
+use crate::error::shown_pointer;
+
 /// At most this many values are named: beyond, the list itself says as much.
 const MOST: usize = 3;
 
@@ -87,7 +89,7 @@ impl Named {
         let at = if pointer.is_empty() {
             String::new()
         } else {
-            format!(" at {pointer}")
+            format!(" at {}", shown_pointer(pointer))
         };
         format!("The request says {}: write {values}{at}.", said.join(", "))
     }

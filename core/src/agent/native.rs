@@ -9,7 +9,7 @@ use super::read::parse;
 use super::request::{Shaped, Target};
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
-use crate::extract::candidates;
+use crate::extract::{Candidate, candidates};
 use crate::message::{Arguments, ToolCall};
 use crate::parse::{Parsed, Parser};
 use crate::repair::{Fix, FixKind, Location, repair};
@@ -106,10 +106,10 @@ fn read_call(
         Arguments::Text(text) => text,
     };
     // Of the JSON values in the arguments' text, the first that makes a valid call; else
-    // the first, for its violations.
+    // the one with the fewest violations, for them.
     let mut first = None;
     let mut syntax = None;
-    for candidate in candidates(text) {
+    for candidate in in_order(text) {
         let (value, repair_fixes) = match repair(&candidate.text) {
             Ok(repaired) => repaired,
             Err(e) => {
@@ -123,7 +123,12 @@ fn read_call(
         match read(value, found) {
             Ok(parsed) => return Ok(parsed),
             Err(e) => {
-                first.get_or_insert(e);
+                if first
+                    .as_ref()
+                    .is_none_or(|f: &Error| e.violations().len() < f.violations().len())
+                {
+                    first = Some(e);
+                }
             }
         }
     }
@@ -140,6 +145,55 @@ fn read_call(
         ))
         .with_fixes(fixes),
     })
+}
+
+/// The closest value of rejected native calls, for the error's best value and the
+/// corrected reply: each call as [`read_calls`] builds it (the name it carries, and of
+/// the JSON values in its arguments the one with the fewest violations, or their text
+/// where they hold none); one value, or a list of one per call.
+pub(super) fn closest(target: &Target, calls: &[ToolCall]) -> Option<Value> {
+    let mut values: Vec<Value> = calls
+        .iter()
+        .map(|call| closest_call(target, call))
+        .collect();
+    match values.len() {
+        0 => None,
+        1 => values.pop(),
+        _ => Some(Value::Array(values)),
+    }
+}
+
+fn closest_call(target: &Target, call: &ToolCall) -> Value {
+    let name = Value::from(target.names.model(&call.name));
+    let value = |arguments: Value| {
+        if target.tools.is_none() {
+            return arguments;
+        }
+        let mut map = Map::new();
+        map.insert("name".into(), name.clone());
+        map.insert("arguments".into(), arguments);
+        Value::Object(map)
+    };
+    let text = match &call.arguments {
+        Arguments::Json(arguments) => return value(arguments.clone()),
+        Arguments::Text(text) => text,
+    };
+    if text.trim().is_empty() {
+        return value(Value::Object(Map::new()));
+    }
+    // On a tie, the value written first.
+    in_order(text)
+        .into_iter()
+        .filter_map(|c| repair(&c.text).ok().map(|(v, _)| value(v)))
+        .min_by_key(|v| target.schema.violations(v).len())
+        .unwrap_or_else(|| value(Value::String(text.clone())))
+}
+
+/// The JSON values found in `text`, in the order they are written.
+fn in_order(text: &str) -> Vec<Candidate> {
+    let mut found = candidates(text);
+    found.sort_by_key(|c| text.find(c.text.trim()).unwrap_or(usize::MAX));
+    found
 }
 
 /// The arguments as text, `{}` for none.

@@ -180,6 +180,16 @@ pub(super) fn as_received(reply: &Reply, calls_text: &str) -> String {
     format!("{}\n{calls_text}", reply.text)
 }
 
+/// The closest value of a rejected reply: its native calls as data, or the repaired
+/// value of its text (see [`closest`]).
+pub(super) fn closest_of(target: &Target, reply: &Reply, raw: &str) -> Option<Value> {
+    if reply.tool_calls.is_empty() {
+        closest(raw)
+    } else {
+        native::closest(target, &reply.tool_calls)
+    }
+}
+
 /// The repaired value of a rejected reply, for the error's best partial value.
 pub(super) fn closest(text: &str) -> Option<Value> {
     candidates(text)

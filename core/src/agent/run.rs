@@ -561,7 +561,7 @@ impl<P: Provider> Agent<P> {
             attempt: number,
             error: error.clone(),
         });
-        let closest = read::closest(&received.raw);
+        let closest = read::closest_of(ask.target, &received.reply, &received.raw);
         let mut repair = RepairPrompt::for_schema(&ask.target.schema, &received.raw, &error);
         if let Some(value) = &closest {
             repair = repair.corrected(value);

@@ -58,9 +58,22 @@ fn read_call(
     if target.tools.is_none() {
         return parse(parser, target, &arguments_text(&call.arguments), shaped);
     }
-    let mut fixes = Vec::new();
-    // The tool as its server spells it is the tool the model is shown under another name.
+    let (name, fixes) = shown_name(target, call);
+    let read = |arguments: Value, fixes: Vec<Fix>| {
+        read_as_call(parser, target, shaped, &name, arguments, fixes)
+    };
+    match &call.arguments {
+        Arguments::Json(value) => read(value.clone(), fixes),
+        Arguments::Text(text) if text.trim().is_empty() => read(Value::Object(Map::new()), fixes),
+        Arguments::Text(text) => read_text_arguments(text, fixes, read),
+    }
+}
+
+/// The name the model is shown for the tool the call names, and the fix that took where
+/// the call names it as its server spells it.
+fn shown_name(target: &Target, call: &ToolCall) -> (Value, Vec<Fix>) {
     let shown = target.names.model(&call.name);
+    let mut fixes = Vec::new();
     if shown != call.name {
         let kind = FixKind::EnumCase {
             from: call.name.clone(),
@@ -68,46 +81,50 @@ fn read_call(
         };
         fixes.push(Fix::new(kind, Location::Pointer("/name".into())));
     }
-    let name = Value::from(shown);
-    let envelope = |arguments: Value| {
-        let mut map = Map::new();
-        map.insert("name".into(), name.clone());
-        map.insert("arguments".into(), arguments);
-        Value::Object(map).to_string()
-    };
-    let read = |arguments: Value, mut fixes: Vec<Fix>| {
-        let read = parse(parser, target, &envelope(arguments), shaped).and_then(|parsed| {
-            // The tool stays the one the call names, whatever its arguments hold.
-            if parsed.value.get("name") == Some(&name) {
-                Ok(parsed)
-            } else {
-                Err(not_the_call(&name))
-            }
-        });
-        match read {
-            Ok(mut parsed) => {
-                fixes.append(&mut parsed.fixes);
-                Ok(Parsed {
-                    value: parsed.value,
-                    fixes,
-                })
-            }
-            Err(e) => {
-                fixes.extend(e.fixes().iter().cloned());
-                Err(e.with_fixes(fixes))
-            }
+    (Value::from(shown), fixes)
+}
+
+/// The call of the tool `name` with these arguments, read with the lenient parse (coercion,
+/// the dialect's shapes restored), with `fixes` before the parse's own.
+fn read_as_call(
+    parser: &Parser,
+    target: &Target,
+    shaped: &Shaped,
+    name: &Value,
+    arguments: Value,
+    mut fixes: Vec<Fix>,
+) -> Result<Parsed<Value>, Error> {
+    let mut call = Map::new();
+    call.insert("name".into(), name.clone());
+    call.insert("arguments".into(), arguments);
+    let read = parse(parser, target, &Value::Object(call).to_string(), shaped);
+    match read {
+        // The tool stays the one the call names, whatever its arguments hold (a call
+        // written in a text format inside one of their strings, say).
+        Ok(parsed) if parsed.value.get("name") != Some(name) => Err(not_the_call(name)),
+        Ok(mut parsed) => {
+            fixes.append(&mut parsed.fixes);
+            Ok(Parsed {
+                value: parsed.value,
+                fixes,
+            })
         }
-    };
-    let text = match &call.arguments {
-        Arguments::Json(value) => return read(value.clone(), fixes),
-        Arguments::Text(text) if text.trim().is_empty() => {
-            return read(Value::Object(Map::new()), fixes);
+        Err(e) => {
+            fixes.extend(e.fixes().iter().cloned());
+            Err(e.with_fixes(fixes))
         }
-        Arguments::Text(text) => text,
-    };
-    // Of the JSON values in the arguments' text, the first that makes a valid call; else
-    // the one with the fewest violations, for them.
-    let mut first = None;
+    }
+}
+
+/// Arguments written as text: of the JSON values in it, in the order written, the first
+/// that makes a valid call; else the error of the one with the fewest violations; else
+/// the text's syntax error, under `/arguments`.
+fn read_text_arguments(
+    text: &str,
+    fixes: Vec<Fix>,
+    read: impl Fn(Value, Vec<Fix>) -> Result<Parsed<Value>, Error>,
+) -> Result<Parsed<Value>, Error> {
+    let mut closest: Option<Error> = None;
     let mut syntax = None;
     for candidate in in_order(text) {
         let (value, repair_fixes) = match repair(&candidate.text) {
@@ -122,17 +139,17 @@ fn read_call(
         found.extend(repair_fixes);
         match read(value, found) {
             Ok(parsed) => return Ok(parsed),
-            Err(e) => {
-                if first
+            Err(e)
+                if closest
                     .as_ref()
-                    .is_none_or(|f: &Error| e.violations().len() < f.violations().len())
-                {
-                    first = Some(e);
-                }
+                    .is_none_or(|c| e.violations().len() < c.violations().len()) =>
+            {
+                closest = Some(e);
             }
+            Err(_) => {}
         }
     }
-    Err(match (first, syntax) {
+    Err(match (closest, syntax) {
         (Some(e), _) => e,
         (None, Some(e)) => e.under("arguments").with_fixes(fixes),
         (None, None) => Error::single(Violation::new(
@@ -208,9 +225,12 @@ fn arguments_text(arguments: &Arguments) -> String {
 /// The error of a call whose reading named another tool: never taken.
 fn not_the_call(name: &Value) -> Error {
     Error::single(Violation::new(
-        "/name",
+        "/arguments",
         ViolationKind::Invalid {
-            message: format!("the call is a call of {name}; its arguments name no other tool"),
+            message: format!(
+                "the arguments of a call of {name} are an object of that tool's arguments, \
+                 not another call"
+            ),
         },
     ))
 }

@@ -1,6 +1,9 @@
 //! The API key never shows in what a failed call leaves behind: the error's `Display` and
-//! `Debug` and the transport-retry events, whatever the server sends back (a proxy that
-//! echoes the request's headers into its body), on every error path.
+//! `Debug`, the transport-retry events and the log, whatever the server sends back (a
+//! proxy that echoes the request's headers into its body), on every error path.
+
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use toolschema::provider::Mode;
@@ -64,16 +67,57 @@ async fn server(answer: Answer) -> MockServer {
     server
 }
 
-/// Every text a failed ask leaves: the error shown both ways, and each event.
-fn shown(err: &AskError, events: &Events) -> Vec<String> {
+/// What the agent logs (`tracing` events), each as its fields' text.
+#[derive(Clone, Default)]
+struct Log(Arc<Mutex<Vec<String>>>);
+
+impl Log {
+    fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl tracing::Subscriber for Log {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Fields(String);
+        impl tracing::field::Visit for Fields {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                let _ = write!(self.0, "{}={value:?} ", field.name());
+            }
+        }
+        let mut fields = Fields(String::new());
+        event.record(&mut fields);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(fields.0);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// Every text a failed ask leaves: the error shown both ways, each event, the log.
+fn shown(err: &AskError, events: &Events, log: &Log) -> Vec<String> {
     let mut shown = vec![err.to_string(), format!("{err:?}")];
     shown.extend(events.all().iter().map(|e| format!("{e:?}")));
     shown.extend(events.lines());
+    shown.extend(log.lines());
     shown
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "current_thread")]
 async fn the_key_is_redacted_from_every_body_on_every_error_path() {
+    // The runtime runs on this thread: the log is this thread's.
+    let log = Log::default();
+    let _log = tracing::subscriber::set_default(log.clone());
     for answer in [
         Answer::NotACompletion,
         Answer::Status,
@@ -119,10 +163,18 @@ async fn the_key_is_redacted_from_every_body_on_every_error_path() {
                     .any(|v| v.to_str().unwrap_or_default().contains(KEY))),
                 "{provider} {answer:?}"
             );
-            let texts = shown(&err, &events);
+            let texts = shown(&err, &events, &log);
             assert!(
                 texts.iter().any(|t| t.contains("transport retry")),
                 "{provider} {answer:?}: {texts:#?}"
+            );
+            // The log has the retries, with the server's body.
+            assert!(
+                log.lines()
+                    .iter()
+                    .any(|l| l.contains("transport retry") && l.contains("[redacted]")),
+                "{provider} {answer:?}: {:#?}",
+                log.lines()
             );
             for text in texts {
                 assert!(!text.contains(&KEY[..12]), "{provider} {answer:?}: {text}");

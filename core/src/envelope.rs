@@ -403,25 +403,38 @@ impl<'s> Union<'s> {
     }
 }
 
-/// The reply's first JSON value with the tool names its calls spell another way (as
-/// their servers do: `weather:alerts now`) written as the union's, `rename` giving the
-/// union's name of a spelling; `None` where no call spells a name so. Only the name of a
-/// call is renamed, never a value inside its arguments or an answer. The value comes back
-/// as JSON text with the fixes its extraction and repair needed, and one
-/// [`FixKind::EnumCase`] per name renamed.
+/// The reply with the tool names its calls spell another way (as their servers do:
+/// `weather:alerts now`) written as the union's, `rename` giving the union's name of a
+/// spelling; `None` where no call spells a name so. Each JSON value of the reply that
+/// holds such calls (one per `<tool_call>` block, say) is written again as JSON with only
+/// the names of its calls renamed, never a value inside their arguments or an answer;
+/// the rest of the reply stays as written. The fixes are each renamed value's extraction
+/// and repair, and one [`FixKind::EnumCase`] per name renamed.
 pub(crate) fn renamed_calls(
     raw: &str,
     rename: &dyn Fn(&str) -> Option<String>,
 ) -> Option<(String, Vec<Fix>)> {
-    let candidate = candidates(raw).into_iter().find_map(|c| {
-        let (value, fixes) = repair(&c.text).ok()?;
-        (value.is_object() || value.is_array()).then_some((value, c.fixes, fixes))
-    })?;
-    let (mut value, mut fixes, repair_fixes) = candidate;
-    fixes.extend(repair_fixes);
-    let before = fixes.len();
-    rename_in(&mut value, "", 0, rename, &mut fixes);
-    (fixes.len() > before).then(|| (value.to_string(), fixes))
+    let mut text = raw.to_owned();
+    let mut fixes = Vec::new();
+    for candidate in candidates(raw) {
+        let Ok((mut value, repair_fixes)) = repair(&candidate.text) else {
+            continue;
+        };
+        let mut renamed = Vec::new();
+        rename_in(&mut value, "", 0, rename, &mut renamed);
+        // A value inside one renamed already, or holding one, is no longer in the text.
+        let Some(at) = renamed
+            .first()
+            .and_then(|_| text.find(candidate.text.as_str()))
+        else {
+            continue;
+        };
+        text.replace_range(at..at + candidate.text.len(), &value.to_string());
+        fixes.extend(candidate.fixes);
+        fixes.extend(repair_fixes);
+        fixes.extend(renamed);
+    }
+    (!fixes.is_empty()).then_some((text, fixes))
 }
 
 /// [`renamed_calls`] in a value at `pointer`: a call, a list of calls, or calls under the

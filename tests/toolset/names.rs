@@ -215,6 +215,29 @@ fn either_spelling_of_a_tool_names_it() {
             assert_eq!(calls(tools.parse(&reply).unwrap())[0].0, server);
         }
     }
+    // Several calls, each in a format of its own, each spelled as its server does.
+    let expected = vec![
+        (
+            "weather:get forecast".to_owned(),
+            json!({ "city": "light.turn_on" }),
+        ),
+        (
+            "light.turn_on".to_owned(),
+            json!({ "name": "weather:get forecast" }),
+        ),
+    ];
+    for reply in [
+        "<tool_call>\n{\"name\": \"weather:get forecast\", \"arguments\": {\"city\": \"light.turn_on\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"light.turn_on\", \"arguments\": {\"name\": \"weather:get forecast\"}}\n</tool_call>",
+        "{\"name\": \"weather:get forecast\", \"arguments\": {\"city\": \"light.turn_on\"}}\n{\"name\": \"light.turn_on\", \"arguments\": {\"name\": \"weather:get forecast\"}}",
+        "```json\n[{'name': 'weather:get forecast', 'arguments': {'city': 'light.turn_on'}}, {'name': 'light.turn_on', 'arguments': {'name': 'weather:get forecast'}}]\n```",
+        r#"{"tool_calls": [{"function": {"name": "weather:get forecast", "arguments": {"city": "light.turn_on"}}}, {"function": {"name": "light.turn_on", "arguments": {"name": "weather:get forecast"}}}]}"#,
+    ] {
+        let found = tools.parse(reply);
+        let Ok(found) = found else {
+            panic!("{reply}: {found:?}");
+        };
+        assert_eq!(calls(found), expected, "{reply}");
+    }
 }
 
 /// A reply that is JSON as a whole: its strings are its own, so a call written inside

@@ -12,9 +12,8 @@ use crate::provider::{Mode, Reply};
 use crate::repair::{Fix, FixKind, Location, repair};
 
 /// Reads a reply: one value, or one per tool call when the model made several. Native
-/// calls are read as data ([`native`]); text is read as written, then, where that fails,
-/// with the tools its calls name as their servers spell them (`weather:alerts now`)
-/// read as the names the model is shown.
+/// calls are read as data ([`native`]); text is read with the tools its calls name as
+/// their servers spell them (`weather:alerts now`) read as the names the model is shown.
 pub(super) fn read(
     parser: &Parser,
     target: &Target,
@@ -26,19 +25,23 @@ pub(super) fn read(
     if !reply.tool_calls.is_empty() {
         return native::read_calls(parser, target, &reply.tool_calls, shaped);
     }
-    read_text(parser, target, reply, raw, shaped, mode).or_else(|e| {
-        let rename = |name: &str| {
-            let shown = target.names.model(name);
-            (shown != name).then(|| shown.to_owned())
-        };
-        let Some((text, renamed)) = renamed_calls(raw, &rename) else {
-            return Err(e);
-        };
-        let (values, mut fixes) =
-            read_text(parser, target, reply, &text, shaped, mode).map_err(|_| e)?;
-        fixes.splice(0..0, renamed);
-        Ok((values, fixes))
-    })
+    let rename = |name: &str| {
+        let shown = target.names.model(name);
+        (shown != name).then(|| shown.to_owned())
+    };
+    let renamed = target
+        .names
+        .server_names()
+        .next()
+        .and_then(|_| renamed_calls(raw, &rename));
+    match renamed {
+        Some((text, renamed)) => {
+            let (values, mut fixes) = read_text(parser, target, reply, &text, shaped, mode)?;
+            fixes.splice(0..0, renamed);
+            Ok((values, fixes))
+        }
+        None => read_text(parser, target, reply, raw, shaped, mode),
+    }
 }
 
 /// [`read`] of a reply written as text.

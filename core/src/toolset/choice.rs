@@ -5,7 +5,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::check::{CheckPanic, Failed};
-use super::{Source, Toolset};
+use super::{Source, Tool, Toolset};
 use crate::Error;
 use crate::envelope::renamed_calls;
 use crate::error::{Violation, ViolationKind};
@@ -133,18 +133,15 @@ impl Toolset {
     /// [`Toolset::parse`] with a configured [`Parser`], the fixes applied, and a
     /// panicking check kept apart from the reply's violations.
     pub fn read(&self, parser: &Parser, raw: &str) -> Result<Parsed<Choice>, ReadError> {
-        let (values, fixes) = match self.values(parser, raw) {
-            Ok(read) => read,
-            // Tools named as their servers spell them (`"time.get_current_time"`), read
-            // as the names the model is shown.
-            Err(e) => match self.with_model_names(raw) {
-                Some((text, renamed)) => {
-                    let (values, mut fixes) = self.values(parser, &text).map_err(|_| e)?;
-                    fixes.splice(0..0, renamed);
-                    (values, fixes)
-                }
-                None => return Err(e.into()),
-            },
+        // Tools named as their servers spell them (`"time.get_current_time"`) are read as
+        // the names the model is shown, first: a call so named is no wrong call.
+        let (values, fixes) = match self.with_model_names(raw) {
+            Some((text, renamed)) => {
+                let (values, mut fixes) = self.values(parser, &text)?;
+                fixes.splice(0..0, renamed);
+                (values, fixes)
+            }
+            None => self.values(parser, raw)?,
         };
         let choice = self.choose(values).map_err(|e| match e {
             ReadError::Invalid(e) => ReadError::Invalid(e.with_fixes(fixes.clone())),
@@ -180,6 +177,10 @@ impl Toolset {
     /// `None` where no call spells a name so. Values inside arguments are never renamed.
     fn with_model_names(&self, raw: &str) -> Option<(String, Vec<Fix>)> {
         let built = self.built();
+        let differ = |(tool, shown): (&Tool, &String)| tool.name != *shown;
+        if !self.tools.iter().zip(&built.model_names).any(differ) {
+            return None;
+        }
         let rename = |name: &str| {
             let i = *self.by_name.get(name)?;
             let shown = &built.model_names[i];

@@ -191,6 +191,41 @@ async fn every_failing_native_call_is_reported_under_its_index() {
         .collect();
     assert_eq!(native, ["/0/arguments/city", "/1/arguments/city"]);
     assert_eq!(native, listed);
+
+    // The same calls written as text, as a list or one per line: the same pointers, and
+    // a wrong call is never dropped beside a right one.
+    let one_per_line = format!(
+        "{{\"name\": \"get_weather\", \"arguments\": {}}}\n{{\"name\": \"get_weather\", \"arguments\": {}}}\n{{\"name\": \"get_weather\", \"arguments\": {}}}",
+        arguments[2], arguments[0], arguments[1]
+    );
+    for (text, expected) in [
+        (list.as_str(), ["/0/arguments/city", "/1/arguments/city"]),
+        (
+            one_per_line.as_str(),
+            ["/1/arguments/city", "/2/arguments/city"],
+        ),
+    ] {
+        let (_server, provider) = openai(vec![chat(text)]).await;
+        let agent = Agent::new(provider).mode(Mode::Prompt).max_attempts(1);
+        let err = agent.ask_tools(&tools, "Weather?").await;
+        let Err(AskError::Exhausted { attempts, .. }) = &err else {
+            panic!("{text}: expected the attempts to run out, got {err:?}");
+        };
+        let pointers: Vec<&str> = attempts[0]
+            .violations()
+            .iter()
+            .map(|v| v.pointer())
+            .collect();
+        assert_eq!(pointers, expected, "{text}");
+        let listed: Vec<String> = tools
+            .parse(text)
+            .unwrap_err()
+            .violations()
+            .iter()
+            .map(|v| v.pointer().to_owned())
+            .collect();
+        assert_eq!(pointers, listed, "{text}");
+    }
 }
 
 #[tokio::test]

@@ -54,20 +54,25 @@ fn read_text(
     mode: Mode,
 ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
     // Several calls written as text (a list, a `<tool_call>` block each, Python calls, …)
-    // are every call, as several native calls are; the answer is one value.
+    // are every call, as several native calls are; the answer is one value. Where one is
+    // wrong, every wrong call's violations are under its index, as `Toolset::read` says.
     let several = |read_as_one: bool| {
         (target.tools.is_some() && reply.tool_calls.is_empty())
             .then(|| several_calls(parser, &target.schema, raw, read_as_one))
             .flatten()
-            .and_then(Result::ok)
-            .filter(|(values, _)| values.len() > 1)
+            .filter(|read| read.as_ref().is_err() || read.as_ref().is_ok_and(|(v, _)| v.len() > 1))
     };
+    let mut wrong_call: Option<Error> = None;
     let parsed = parse(parser, target, raw, shaped).or_else(|e| {
-        if let Some((values, fixes)) = several(false) {
-            return Ok(Parsed {
-                value: Value::Array(values),
-                fixes,
-            });
+        match several(false) {
+            Some(Ok((values, fixes))) => {
+                return Ok(Parsed {
+                    value: Value::Array(values),
+                    fixes,
+                });
+            }
+            Some(Err(several)) => wrong_call = Some(several),
+            None => {}
         }
         // Several calls written as a JSON array.
         if let Some(Value::Array(items)) = closest(raw)
@@ -114,12 +119,12 @@ fn read_text(
                 })
                 .map_err(|_| e);
         }
-        Err(e)
+        Err(wrong_call.take().unwrap_or(e))
     })?;
     if parsed.value.get("answer").is_none()
         && let Some(many) = several(true)
     {
-        return Ok(many);
+        return many;
     }
     let values = match parsed.value {
         Value::Array(items) if !target.schema.is_valid(&Value::Array(items.clone())) => items,

@@ -66,7 +66,13 @@ pub(crate) fn several_calls(
         None if is_strict_json(raw) => return None,
         None => (one_after_another(raw)?, Vec::new()),
     };
-    Some(parse_each(parser, schema, &texts, fixes))
+    let read = parse_each(parser, schema, &texts, fixes);
+    // Beside a value read as one, only objects are calls that can be wrong: a list of
+    // words (`[f(x=1)]` read as JSON) holds none.
+    if read_as_one && read.is_err() && !texts.iter().all(|t| t.starts_with('{')) {
+        return None;
+    }
+    Some(read)
 }
 
 /// Each text read as one call; a violation in the `i`-th under `/i`.

@@ -157,11 +157,15 @@ impl Toolset {
     fn values(&self, parser: &Parser, raw: &str) -> Result<(Vec<Value>, Vec<Fix>), Error> {
         let schema = self.schema();
         match parser.parse_value(schema, raw) {
-            // The answer is one; a call may be the first of several.
+            // The answer is one.
+            Ok(parsed) if parsed.value.get("answer").is_some() => {
+                Ok((vec![parsed.value], parsed.fixes))
+            }
+            // A call may be the first of several; a wrong one among them is reported, not
+            // dropped.
             Ok(parsed) => match several_calls(parser, schema, raw, true) {
-                Some(Ok(many)) if many.0.len() > 1 && parsed.value.get("answer").is_none() => {
-                    Ok(many)
-                }
+                Some(Ok(many)) if many.0.len() > 1 => Ok(many),
+                Some(Err(e)) => Err(e),
                 _ => Ok((vec![parsed.value], parsed.fixes)),
             },
             Err(e) => match several_calls(parser, schema, raw, false) {

@@ -37,3 +37,9 @@ mod asking;
 
 #[path = "agent_http/derived_calls.rs"]
 mod derived_calls;
+
+#[path = "agent_http/native_calls.rs"]
+mod native_calls;
+
+#[path = "agent_http/secrets.rs"]
+mod secrets;

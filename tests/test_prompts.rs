@@ -5,6 +5,8 @@
 //!
 //! The token table: `cargo test -p toolschema-tests --test test_prompts tokens -- --nocapture`
 
+#[path = "prompts/model_text.rs"]
+mod model_text;
 #[path = "prompts/openai.rs"]
 mod openai;
 #[path = "prompts/types.rs"]

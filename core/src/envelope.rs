@@ -26,6 +26,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::extract::candidates;
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::{Node, Schema, Types};
 use crate::validate::suggest;
@@ -55,6 +56,16 @@ const CALL_KEYS: &[&str] = &[
     "functionCall",
     "tool_use",
     "call",
+];
+
+/// Keys that hold a list of calls.
+pub(crate) const LIST_KEYS: &[&str] = &[
+    "tool_calls",
+    "toolCalls",
+    "function_calls",
+    "functionCalls",
+    "calls",
+    "tool_uses",
 ];
 
 /// How deep envelopes may be nested: `{"tool_calls": [{"function": {…}}]}` is three.
@@ -389,6 +400,82 @@ impl<'s> Union<'s> {
             shapes.push("the answer".to_owned());
         }
         shapes
+    }
+}
+
+/// The reply with the tool names its calls spell another way (as their servers do:
+/// `weather:alerts now`) written as the union's, `rename` giving the union's name of a
+/// spelling; `None` where no call spells a name so. Each JSON value of the reply that
+/// holds such calls (one per `<tool_call>` block, say) is written again as JSON with only
+/// the names of its calls renamed, never a value inside their arguments or an answer;
+/// the rest of the reply stays as written. The fixes are each renamed value's extraction
+/// and repair, and one [`FixKind::EnumCase`] per name renamed.
+pub(crate) fn renamed_calls(
+    raw: &str,
+    rename: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, Vec<Fix>)> {
+    let mut text = raw.to_owned();
+    let mut fixes = Vec::new();
+    for candidate in candidates(raw) {
+        let Ok((mut value, repair_fixes)) = repair(&candidate.text) else {
+            continue;
+        };
+        let mut renamed = Vec::new();
+        rename_in(&mut value, "", 0, rename, &mut renamed);
+        // A value inside one renamed already, or holding one, is no longer in the text.
+        let Some(at) = renamed
+            .first()
+            .and_then(|_| text.find(candidate.text.as_str()))
+        else {
+            continue;
+        };
+        text.replace_range(at..at + candidate.text.len(), &value.to_string());
+        fixes.extend(candidate.fixes);
+        fixes.extend(repair_fixes);
+        fixes.extend(renamed);
+    }
+    (!fixes.is_empty()).then_some((text, fixes))
+}
+
+/// [`renamed_calls`] in a value at `pointer`: a call, a list of calls, or calls under the
+/// keys that hold them.
+fn rename_in(
+    value: &mut Value,
+    pointer: &str,
+    depth: usize,
+    rename: &dyn Fn(&str) -> Option<String>,
+    fixes: &mut Vec<Fix>,
+) {
+    if depth > MAX_NESTING {
+        return;
+    }
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                rename_in(item, &format!("{pointer}/{i}"), depth + 1, rename, fixes);
+            }
+        }
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                let at = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                match value {
+                    Value::String(name) if NAME_KEYS.contains(&key.as_str()) => {
+                        if let Some(to) = rename(name) {
+                            let from = std::mem::replace(name, to.clone());
+                            let kind = FixKind::EnumCase { from, to };
+                            fixes.push(Fix::new(kind, Location::Pointer(at)));
+                        }
+                    }
+                    // The arguments and the answer are the model's values, whatever they
+                    // spell; only keys that hold calls are entered.
+                    _ if CALL_KEYS.contains(&key.as_str()) || LIST_KEYS.contains(&key.as_str()) => {
+                        rename_in(value, &at, depth + 1, rename, fixes);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
     }
 }
 

@@ -5,7 +5,12 @@ use std::fmt::{self, Display};
 use crate::repair::Fix;
 
 mod deferred;
+mod quoting;
 pub(crate) use deferred::{Deferred, Recipe, worded};
+use quoting::one_line;
+pub(crate) use quoting::{
+    bounded, needs_escape, one_line_json, quote, quote_bounded, shown_pointer,
+};
 
 /// Why a value was rejected: one or more [`Violation`]s, all found in one pass.
 ///
@@ -354,7 +359,7 @@ impl Display for Violation {
         if self.inner.pointer.is_empty() {
             f.write_str("(root)")?;
         } else {
-            f.write_str(&self.inner.pointer)?;
+            f.write_str(&shown_pointer(&self.inner.pointer))?;
         }
         write!(f, ": {}", self.inner.kind)?;
         if let Some(suggestion) = self.suggestion() {
@@ -488,7 +493,11 @@ impl Display for ViolationKind {
                 line,
                 column,
                 message,
-            } => write!(f, "invalid JSON at line {line}, column {column}: {message}"),
+            } => write!(
+                f,
+                "invalid JSON at line {line}, column {column}: {}",
+                one_line(message)
+            ),
             ViolationKind::MissingField => f.write_str("missing required field"),
             ViolationKind::UnknownField => f.write_str("unknown field"),
             ViolationKind::WrongType { expected, found } => {
@@ -558,7 +567,7 @@ impl Display for ViolationKind {
                 )
             }
             ViolationKind::Conflict { keys } => {
-                let keys: Vec<String> = keys.iter().map(|k| quote(k)).collect();
+                let keys: Vec<String> = keys.iter().map(|k| quote_bounded(k, 60)).collect();
                 write!(
                     f,
                     "{} name the same field; give only one",
@@ -592,35 +601,10 @@ impl Display for ViolationKind {
                 }
                 f.write_str(" before it was complete")
             }
-            ViolationKind::Invalid { message } => f.write_str(message),
+            ViolationKind::Invalid { message } => f.write_str(&one_line(message)),
             ViolationKind::CheckPanicked { check, message } => {
-                write!(f, "the check `{check}` panicked: {message}")
+                write!(f, "the check `{check}` panicked: {}", bounded(message, 500))
             }
         }
     }
-}
-
-/// Text of a model's for a message of ours: at most `max` characters (then `…`), with
-/// control characters escaped as JSON writes them, so that it cannot stand as lines of
-/// its own.
-pub(crate) fn bounded(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            let escaped = serde_json::to_string(&c.to_string()).unwrap_or_default();
-            out.push_str(escaped.trim_matches('"'));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// A string as JSON writes it, for messages.
-pub(crate) fn quote(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
 }

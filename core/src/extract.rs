@@ -48,12 +48,18 @@ fn reply_fix(kind: FixKind) -> Fix {
 pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     // A reply that is strict JSON as a whole means exactly that, even when a string in it
-    // mentions `<think>` or holds a code fence.
+    // mentions `<think>` or holds a code fence. An object or a list is the one candidate:
+    // its strings are its own, and what they hold (a call in a `<tool_call>` block, a
+    // value in a fence) is text, not the reply.
     if is_strict_json(raw) {
+        let text = raw.trim();
         out.push(Candidate {
-            text: raw.trim().to_owned(),
+            text: text.to_owned(),
             fixes: Vec::new(),
         });
+        if text.starts_with(['{', '[']) {
+            return out;
+        }
     }
     let mut base_fixes = Vec::new();
     let visible = strip_thinking(raw, &mut base_fixes);
@@ -89,7 +95,21 @@ pub(crate) fn candidates(raw: &str) -> Vec<Candidate> {
             }
         }
     }
+    // A wrapper inside a string of a JSON value the text writes whole is that string's
+    // text: `{"note": "<tool_call>…</tool_call>"}` holds a note, not a call.
+    let whole_values: Vec<std::ops::Range<usize>> = json_spans(&visible)
+        .into_iter()
+        .filter(|span| is_strict_json(span))
+        .map(|span| {
+            let start = span.as_ptr() as usize - visible.as_ptr() as usize;
+            start..start + span.len()
+        })
+        .collect();
     for (tag, inner) in wrapped(&visible) {
+        let at = inner.as_ptr() as usize - visible.as_ptr() as usize;
+        if whole_values.iter().any(|v| v.start < at && at < v.end) {
+            continue;
+        }
         push(
             inner,
             vec![reply_fix(FixKind::Wrapper { tag: tag.clone() })],

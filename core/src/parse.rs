@@ -105,6 +105,9 @@ impl Parser {
         // language, say) fits any schema that takes a string; a later candidate that is
         // JSON is preferred to it.
         let mut bare_word: Option<(usize, Parsed<Value>)> = None;
+        // The longest candidate that is an object or a list written as strict JSON: calls
+        // a text format reads inside its strings are their content.
+        let mut outer: Option<String> = None;
         for (index, Candidate { text, mut fixes }) in found.into_iter().enumerate() {
             let (mut value, repair_fixes) = match repair(&text) {
                 Ok(repaired) => repaired,
@@ -113,6 +116,12 @@ impl Parser {
                     continue;
                 }
             };
+            if (value.is_object() || value.is_array())
+                && outer.as_ref().is_none_or(|o| o.len() < text.len())
+                && is_strict_json(&text)
+            {
+                outer = Some(text.clone());
+            }
             let is_bare_word = value.is_string()
                 && repair_fixes.iter().any(|f| {
                     *f.kind() == FixKind::UnquotedString && *f.location() == Location::Offset(0)
@@ -151,7 +160,7 @@ impl Parser {
             let reason = "the first that fits the schema";
             return Ok(chosen(index, total, reason, value, fixes));
         }
-        if let Some((_, read)) = self.text_calls(schema, raw, Scope::WithProse, None) {
+        if let Some((_, read)) = self.text_calls(schema, raw, Scope::WithProse, outer.as_deref()) {
             return read;
         }
         // A reply that is not JSON at all may be the answer itself, where a string is
@@ -217,8 +226,9 @@ impl Parser {
     /// were read; `None` when the schema is no such union or the reply writes no calls so.
     /// Asked once no candidate fits: a reply that fits as written is read as written.
     ///
-    /// With `fitted`, the text of a candidate that fits: calls read inside it are its
-    /// strings' content, not calls, and the reading is not taken.
+    /// With `fitted`, the text of a candidate that fits (or, once none fits, of the
+    /// longest that is an object or a list written as strict JSON): calls read inside it
+    /// are its strings' content, not calls, and the reading is not taken.
     fn text_calls(
         &self,
         schema: &Schema,

@@ -102,3 +102,28 @@ fn values_read_elsewhere_are_chosen_with_names_mapped_back() {
         .unwrap_err();
     assert!(matches!(err, ReadError::Invalid(_)), "{err}");
 }
+
+/// A reply of several calls one of which is wrong is refused with that call's violations
+/// under its index, however the calls are written: no call is dropped unsaid.
+#[test]
+fn a_wrong_call_among_several_is_never_dropped() {
+    let tools = tools();
+    for reply in [
+        "{\"name\": \"turn_on\", \"arguments\": {\"name\": \"kitchen\"}}\n{\"name\": \"turn_off\", \"arguments\": {}}",
+        "{\"name\": \"turn_off\", \"arguments\": {}}\n{\"name\": \"turn_on\", \"arguments\": {\"name\": \"kitchen\"}}",
+        "<tool_call>\n{\"name\": \"turn_on\", \"arguments\": {\"name\": \"kitchen\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"turn_off\", \"arguments\": {}}\n</tool_call>",
+        r#"[{"name": "turn_on", "arguments": {"name": "kitchen"}}, {"name": "turn_off", "arguments": {}}]"#,
+    ] {
+        let err = match tools.parse(reply) {
+            Ok(choice) => panic!("{reply}: a call was dropped: {choice}"),
+            Err(err) => err,
+        };
+        assert!(
+            violations(&err)
+                .iter()
+                .any(|(pointer, _)| pointer.ends_with("/arguments/name")
+                    && pointer.len() > "/arguments/name".len()),
+            "{reply}: {err}"
+        );
+    }
+}

@@ -34,7 +34,8 @@ impl Attempt {
         &self.request
     }
 
-    /// The model's reply, exactly as received (tool calls written as JSON).
+    /// The model's reply, exactly as received: its text, then its native tool calls (if
+    /// any) written as JSON, each with its arguments as the model wrote them.
     pub fn raw(&self) -> &str {
         &self.raw
     }

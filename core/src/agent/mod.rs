@@ -19,6 +19,7 @@ mod doubts;
 mod error;
 mod events;
 mod grounding;
+mod native;
 mod partial;
 mod read;
 mod request;

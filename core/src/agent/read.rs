@@ -2,14 +2,18 @@
 
 use serde_json::Value;
 
+use super::native;
 use super::request::{Shaped, Target};
 use crate::Error;
+use crate::envelope::renamed_calls;
 use crate::extract::candidates;
 use crate::parse::{Parsed, Parser, several_calls};
 use crate::provider::{Mode, Reply};
 use crate::repair::{Fix, FixKind, Location, repair};
 
-/// Reads a reply: one value, or one per tool call when the model made several.
+/// Reads a reply: one value, or one per tool call when the model made several. Native
+/// calls are read as data ([`native`]); text is read with the tools its calls name as
+/// their servers spell them (`weather:alerts now`) read as the names the model is shown.
 pub(super) fn read(
     parser: &Parser,
     target: &Target,
@@ -18,31 +22,57 @@ pub(super) fn read(
     shaped: &Shaped,
     mode: Mode,
 ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
-    if reply.tool_calls.len() > 1 {
-        let mut values = Vec::new();
-        let mut fixes = Vec::new();
-        for call in &reply.tool_calls {
-            let parsed = parse(parser, target, &target.call_text(call), shaped)?;
-            values.push(parsed.value);
-            fixes.extend(parsed.fixes);
-        }
-        return Ok((values, fixes));
+    if !reply.tool_calls.is_empty() {
+        return native::read_calls(parser, target, &reply.tool_calls, shaped);
     }
+    let rename = |name: &str| {
+        let shown = target.names.model(name);
+        (shown != name).then(|| shown.to_owned())
+    };
+    let renamed = target
+        .names
+        .server_names()
+        .next()
+        .and_then(|_| renamed_calls(raw, &rename));
+    match renamed {
+        Some((text, renamed)) => {
+            let (values, mut fixes) = read_text(parser, target, reply, &text, shaped, mode)?;
+            fixes.splice(0..0, renamed);
+            Ok((values, fixes))
+        }
+        None => read_text(parser, target, reply, raw, shaped, mode),
+    }
+}
+
+/// [`read`] of a reply written as text.
+fn read_text(
+    parser: &Parser,
+    target: &Target,
+    reply: &Reply,
+    raw: &str,
+    shaped: &Shaped,
+    mode: Mode,
+) -> Result<(Vec<Value>, Vec<Fix>), Error> {
     // Several calls written as text (a list, a `<tool_call>` block each, Python calls, …)
-    // are every call, as several native calls are; the answer is one value.
+    // are every call, as several native calls are; the answer is one value. Where one is
+    // wrong, every wrong call's violations are under its index, as `Toolset::read` says.
     let several = |read_as_one: bool| {
         (target.tools.is_some() && reply.tool_calls.is_empty())
             .then(|| several_calls(parser, &target.schema, raw, read_as_one))
             .flatten()
-            .and_then(Result::ok)
-            .filter(|(values, _)| values.len() > 1)
+            .filter(|read| read.as_ref().is_err() || read.as_ref().is_ok_and(|(v, _)| v.len() > 1))
     };
+    let mut wrong_call: Option<Error> = None;
     let parsed = parse(parser, target, raw, shaped).or_else(|e| {
-        if let Some((values, fixes)) = several(false) {
-            return Ok(Parsed {
-                value: Value::Array(values),
-                fixes,
-            });
+        match several(false) {
+            Some(Ok((values, fixes))) => {
+                return Ok(Parsed {
+                    value: Value::Array(values),
+                    fixes,
+                });
+            }
+            Some(Err(several)) => wrong_call = Some(several),
+            None => {}
         }
         // Several calls written as a JSON array.
         if let Some(Value::Array(items)) = closest(raw)
@@ -89,12 +119,12 @@ pub(super) fn read(
                 })
                 .map_err(|_| e);
         }
-        Err(e)
+        Err(wrong_call.take().unwrap_or(e))
     })?;
     if parsed.value.get("answer").is_none()
         && let Some(many) = several(true)
     {
-        return Ok(many);
+        return many;
     }
     let values = match parsed.value {
         Value::Array(items) if !target.schema.is_valid(&Value::Array(items.clone())) => items,
@@ -104,7 +134,7 @@ pub(super) fn read(
 }
 
 /// The lenient parse of text written against the dialect's schemas.
-fn parse(
+pub(super) fn parse(
     parser: &Parser,
     target: &Target,
     text: &str,
@@ -146,6 +176,26 @@ fn restore(text: &str, shaped: &Shaped) -> (String, Vec<Fix>) {
         return (restored.to_string(), fixes);
     }
     (text.to_owned(), Vec::new())
+}
+
+/// The whole reply as received: the text the model wrote beside its native calls (`The
+/// user asks about Oslo, so I call get_weather`), then the calls as `calls_text` writes
+/// them; the text alone where it made no call.
+pub(super) fn as_received(reply: &Reply, calls_text: &str) -> String {
+    if reply.tool_calls.is_empty() || reply.text.trim().is_empty() {
+        return calls_text.to_owned();
+    }
+    format!("{}\n{calls_text}", reply.text)
+}
+
+/// The closest value of a rejected reply: its native calls as data, or the repaired
+/// value of its text (see [`closest`]).
+pub(super) fn closest_of(target: &Target, reply: &Reply, raw: &str) -> Option<Value> {
+    if reply.tool_calls.is_empty() {
+        closest(raw)
+    } else {
+        native::closest(target, &reply.tool_calls)
+    }
 }
 
 /// The repaired value of a rejected reply, for the error's best partial value.

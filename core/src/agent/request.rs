@@ -400,8 +400,9 @@ impl Target {
         }
     }
 
-    /// One call as text. For a union: `{"name": …, "arguments": …}` with the arguments
-    /// as the model wrote them, so malformed ones get the same repair as any reply.
+    /// One call as text, to show and record. For a union: `{"name": …, "arguments": …}`
+    /// with the arguments as the model wrote them. Never parsed: native calls are read as
+    /// data (see `native.rs`).
     pub fn call_text(&self, call: &ToolCall) -> String {
         let arguments = call.arguments.as_text();
         let arguments = if arguments.trim().is_empty() {

@@ -113,6 +113,8 @@ struct Received {
     reply: Reply,
     /// The reply as the text the parse layer reads (tool calls written as JSON).
     raw: String,
+    /// The whole reply as received: its text and its calls (see [`read::as_received`]).
+    received: String,
 }
 
 impl Received {
@@ -122,7 +124,7 @@ impl Received {
             number: self.number,
             mode: self.mode,
             request: self.request.clone(),
-            raw: self.raw.clone(),
+            raw: self.received.clone(),
             error,
             usage: self.reply.usage,
             finish: self.reply.finish.clone(),
@@ -426,11 +428,12 @@ impl<P: Provider> Agent<P> {
             Err(CallError::Provider(error)) => return Outcome::Failed(Failure::Provider(error)),
         };
         let raw = target.reply_text(&reply);
+        let whole = read::as_received(&reply, &raw);
         self.emit(Event::ReplyReceived {
             attempt: number,
             usage: reply.usage,
             finish: reply.finish.clone(),
-            chars: raw.chars().count(),
+            chars: whole.chars().count(),
         });
         // The typed value is built inside the loop: what the type rejects is a
         // violation of that attempt, repaired and kept like any other.
@@ -456,6 +459,7 @@ impl<P: Provider> Agent<P> {
             request: request.text(),
             reply,
             raw,
+            received: whole,
         };
         match read {
             Ok((value, values, fixes)) => Outcome::Accepted {
@@ -535,7 +539,7 @@ impl<P: Provider> Agent<P> {
             attempt: number,
             error: error.clone(),
         });
-        let closest = read::closest(&received.raw);
+        let closest = read::closest_of(run.target(ask), &received.reply, &received.raw);
         let mut repair = RepairPrompt::for_schema(&run.target(ask).schema, &received.raw, &error);
         if let Some(value) = &closest {
             repair = repair.corrected(value);

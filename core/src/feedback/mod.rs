@@ -362,12 +362,16 @@ impl RepairPrompt {
         }
         // A value outside its list with no did-you-mean: the values the request names.
         if let Some(request) = &self.request {
+            // The request's words are read once, on the first violation that needs them.
+            let mut said: Option<named::RequestWords> = None;
             for violation in self.error.violations() {
                 if let ViolationKind::NotAllowed { allowed, .. } = violation.kind()
                     && violation.suggestion().is_none()
-                    && let Some(named) = named::named_in_request(request, allowed)
                 {
-                    add(named.hint(violation.pointer()));
+                    let said = said.get_or_insert_with(|| named::RequestWords::of(request));
+                    if let Some(named) = named::named_in_request(said, allowed) {
+                        add(named.hint(violation.pointer()));
+                    }
                 }
             }
         }

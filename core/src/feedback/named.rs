@@ -11,13 +11,27 @@
 //! `kitchens`). The values with the most matching words are named, at most three; none
 //! when no value shares a word with the request.
 
+use std::collections::HashSet;
+
+use crate::error::shown_pointer;
+
 /// At most this many values are named: beyond, the list itself says as much.
 const MOST: usize = 3;
 
+/// The request's words, each once, lower case, in the request's order: read once per
+/// repair prompt, whatever the number of violations.
+pub(super) struct RequestWords(Vec<String>);
+
+impl RequestWords {
+    pub fn of(request: &str) -> Self {
+        RequestWords(words(request))
+    }
+}
+
 /// The values of `allowed` (as JSON, `"Bedroom Lamp"`) the request names most, with the
 /// request's words that name them.
-pub(super) fn named_in_request(request: &str, allowed: &[String]) -> Option<Named> {
-    let said = words(request);
+pub(super) fn named_in_request(said: &RequestWords, allowed: &[String]) -> Option<Named> {
+    let said = &said.0;
     let mut best: Vec<String> = Vec::new();
     let mut best_score = 0;
     let mut quoted: Vec<String> = Vec::new();
@@ -75,21 +89,23 @@ impl Named {
         let at = if pointer.is_empty() {
             String::new()
         } else {
-            format!(" at {pointer}")
+            format!(" at {}", shown_pointer(pointer))
         };
         format!("The request says {}: write {values}{at}.", said.join(", "))
     }
 }
 
+/// The words of `text`, each once, lower case, in order: in time linear in the text.
 fn words(text: &str) -> Vec<String> {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut words: Vec<String> = Vec::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         let word = word.to_lowercase();
-        if word.chars().count() >= 2 && !seen.contains(&word) {
-            seen.push(word);
+        if word.chars().count() >= 2 && seen.insert(word.clone()) {
+            words.push(word);
         }
     }
-    seen
+    words
 }
 
 fn same_word(a: &str, b: &str) -> bool {
@@ -118,7 +134,10 @@ mod tests {
 
     #[test]
     fn the_value_the_request_names_in_its_own_words() {
-        let named = named_in_request("Open the garage, please.", &json(DEVICES));
+        let named = named_in_request(
+            &RequestWords::of("Open the garage, please."),
+            &json(DEVICES),
+        );
         assert_eq!(
             named,
             Some(Named {
@@ -126,10 +145,16 @@ mod tests {
                 words: vec!["garage".into()],
             })
         );
-        let named = named_in_request("Turn the TV in the living room off", &json(DEVICES));
+        let named = named_in_request(
+            &RequestWords::of("Turn the TV in the living room off"),
+            &json(DEVICES),
+        );
         assert_eq!(named.map(|n| n.values), Some(json(&["Living Room TV"])));
         // A plural names the singular.
-        let named = named_in_request("Switch off the lights on the porch.", &json(DEVICES));
+        let named = named_in_request(
+            &RequestWords::of("Switch off the lights on the porch."),
+            &json(DEVICES),
+        );
         assert_eq!(
             named.map(|n| (n.values, n.words)),
             Some((
@@ -141,7 +166,10 @@ mod tests {
 
     #[test]
     fn a_tie_names_each_value() {
-        let named = named_in_request("Turn on the bedroom light.", &json(DEVICES));
+        let named = named_in_request(
+            &RequestWords::of("Turn on the bedroom light."),
+            &json(DEVICES),
+        );
         assert_eq!(
             named,
             Some(Named {
@@ -153,22 +181,37 @@ mod tests {
 
     #[test]
     fn nothing_is_named_without_a_shared_word_or_when_every_value_ties() {
-        assert_eq!(named_in_request("Make it cosy", &json(DEVICES)), None);
+        assert_eq!(
+            named_in_request(&RequestWords::of("Make it cosy"), &json(DEVICES)),
+            None
+        );
         // Short words match only whole: `bed` is not `bedroom`.
         assert_eq!(
-            named_in_request("the lamp by my bed", &json(&["Bedroom", "Door"])),
+            named_in_request(
+                &RequestWords::of("the lamp by my bed"),
+                &json(&["Bedroom", "Door"])
+            ),
             None
         );
         // Every value named is no help.
         assert_eq!(
-            named_in_request("light or dark", &json(&["light", "dark"])),
+            named_in_request(
+                &RequestWords::of("light or dark"),
+                &json(&["light", "dark"])
+            ),
             None
         );
         // More than three values tie: the list already says as much.
         let many = json(&["red one", "blue one", "green one", "pink one", "black cat"]);
-        assert_eq!(named_in_request("the one", &many[..]), None);
+        assert_eq!(
+            named_in_request(&RequestWords::of("the one"), &many[..]),
+            None
+        );
         // Values that are not strings are left alone.
-        assert_eq!(named_in_request("3 or 4", &["3".into(), "4".into()]), None);
+        assert_eq!(
+            named_in_request(&RequestWords::of("3 or 4"), &["3".into(), "4".into()]),
+            None
+        );
     }
 
     proptest::proptest! {
@@ -181,7 +224,7 @@ mod tests {
             allowed in proptest::collection::vec("[a-zA-Z ]{1,12}", 1..8),
         ) {
             let allowed = json(&allowed.iter().map(String::as_str).collect::<Vec<_>>());
-            if let Some(named) = named_in_request(&request, &allowed) {
+            if let Some(named) = named_in_request(&RequestWords::of(&request), &allowed) {
                 proptest::prop_assert!(named.values.iter().all(|v| allowed.contains(v)));
                 proptest::prop_assert!(!named.values.is_empty() && named.values.len() <= MOST);
                 proptest::prop_assert!(named.values.len() < allowed.len());

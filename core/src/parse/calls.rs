@@ -15,22 +15,12 @@
 use serde_json::Value;
 
 use crate::Error;
-use crate::envelope::Union;
+use crate::envelope::{LIST_KEYS, Union};
 use crate::extract::{candidates, is_strict_json, visible};
 use crate::parse::Parser;
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::Schema;
 use crate::text_calls::{self, Scope, Tools};
-
-/// Keys that hold a list of calls.
-const LIST_KEYS: &[&str] = &[
-    "tool_calls",
-    "toolCalls",
-    "function_calls",
-    "functionCalls",
-    "calls",
-    "tool_uses",
-];
 
 /// The values of the calls, and every fix their parse needed.
 pub(crate) type Calls = (Vec<Value>, Vec<Fix>);
@@ -76,7 +66,13 @@ pub(crate) fn several_calls(
         None if is_strict_json(raw) => return None,
         None => (one_after_another(raw)?, Vec::new()),
     };
-    Some(parse_each(parser, schema, &texts, fixes))
+    let read = parse_each(parser, schema, &texts, fixes);
+    // Beside a value read as one, only objects are calls that can be wrong: a list of
+    // words (`[f(x=1)]` read as JSON) holds none.
+    if read_as_one && read.is_err() && !texts.iter().all(|t| t.starts_with('{')) {
+        return None;
+    }
+    Some(read)
 }
 
 /// Each text read as one call; a violation in the `i`-th under `/i`.

@@ -5,7 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use super::http::{Secret, client, post_json, temperature, unexpected};
+use super::http::{Secret, client, exchange, temperature, unexpected};
 use super::{FinishReason, Mode, Provider, ProviderError, Reply, Request, ToolChoice, Usage};
 use crate::message::{Arguments, Role, ToolCall};
 
@@ -247,7 +247,6 @@ impl Provider for Anthropic {
             .post(format!("{}/v1/messages", self.base_url))
             .header("x-api-key", self.api_key.expose())
             .header("anthropic-version", VERSION);
-        let body = post_json(http, &self.body(request), &self.api_key).await?;
-        reply(&body)
+        exchange(http, &self.body(request), &self.api_key, reply).await
     }
 }

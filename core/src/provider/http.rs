@@ -19,15 +19,57 @@ impl Secret {
         &self.0
     }
 
-    /// `text` with every occurrence of the secret replaced by `***`: for what a server
-    /// sent back, which may echo the key (a proxy's error page, say). Keys shorter than
-    /// 8 characters ("none", "x") are placeholders of local servers, and replacing them
-    /// would mangle ordinary words.
+    /// `text` with every occurrence of the secret replaced by `[redacted]`: for what a
+    /// server sent back, which may echo the key (a proxy's error page, a gateway that
+    /// echoes the request's headers). The key as JSON escapes it counts too, and so does
+    /// the start of the key where the text ends (a body cut short inside it). Keys
+    /// shorter than 8 characters ("none", "x") are placeholders of local servers, and
+    /// replacing them would mangle ordinary words.
     pub(crate) fn redact(&self, text: String) -> String {
-        if self.0.len() >= 8 && text.contains(&self.0) {
-            text.replace(&self.0, "***")
-        } else {
-            text
+        const SHORTEST: usize = 8;
+        const MARK: &str = "[redacted]";
+        let key = self.0.as_str();
+        if key.len() < SHORTEST {
+            return text;
+        }
+        let mut text = text.replace(key, MARK);
+        let escaped = serde_json::to_string(key).unwrap_or_default();
+        let escaped = escaped.trim_matches('"');
+        if escaped != key {
+            text = text.replace(escaped, MARK);
+        }
+        // The longest start of the key (of 8 characters or more) that ends the text.
+        let cut = (SHORTEST..key.len())
+            .rev()
+            .filter(|&n| key.is_char_boundary(n))
+            .find(|&n| text.ends_with(&key[..n]));
+        if let Some(n) = cut {
+            text.truncate(text.len() - n);
+            text.push_str(MARK);
+        }
+        text
+    }
+
+    /// The error with the secret redacted from every text it holds (see
+    /// [`Secret::redact`]): what goes into errors, events and logs.
+    pub(crate) fn redact_error(&self, error: ProviderError) -> ProviderError {
+        match error {
+            ProviderError::Http {
+                status,
+                body,
+                retry_after,
+            } => ProviderError::Http {
+                status,
+                body: self.redact(body),
+                retry_after,
+            },
+            ProviderError::InvalidResponse { message, body } => ProviderError::InvalidResponse {
+                message: self.redact(message),
+                body: self.redact(body),
+            },
+            ProviderError::Connection(message) => ProviderError::Connection(self.redact(message)),
+            ProviderError::Config(message) => ProviderError::Config(self.redact(message)),
+            other @ (ProviderError::Timeout | ProviderError::ScriptExhausted { .. }) => other,
         }
     }
 }
@@ -46,30 +88,19 @@ pub(crate) fn client(timeout: Duration) -> reqwest::Client {
         .unwrap_or_default()
 }
 
-/// Posts `body` and returns the JSON answer, or the failure in the provider's terms,
-/// with `secret` redacted from whatever the server sent back.
-pub(crate) async fn post_json(
+/// Posts `body` and returns what `read` makes of the JSON answer, or the failure in the
+/// provider's terms, with `secret` redacted from whatever the server sent back: a body
+/// that `read` finds no reply in is redacted too.
+pub(crate) async fn exchange<T>(
     request: reqwest::RequestBuilder,
     body: &Value,
     secret: &Secret,
-) -> Result<Value, ProviderError> {
-    post(request, body).await.map_err(|e| match e {
-        ProviderError::Http {
-            status,
-            body,
-            retry_after,
-        } => ProviderError::Http {
-            status,
-            body: secret.redact(body),
-            retry_after,
-        },
-        ProviderError::InvalidResponse { message, body } => ProviderError::InvalidResponse {
-            message: secret.redact(message),
-            body: secret.redact(body),
-        },
-        ProviderError::Connection(message) => ProviderError::Connection(secret.redact(message)),
-        other => other,
-    })
+    read: impl FnOnce(&Value) -> Result<T, ProviderError>,
+) -> Result<T, ProviderError> {
+    let answer = post(request, body)
+        .await
+        .map_err(|e| secret.redact_error(e))?;
+    read(&answer).map_err(|e| secret.redact_error(e))
 }
 
 async fn post(request: reqwest::RequestBuilder, body: &Value) -> Result<Value, ProviderError> {

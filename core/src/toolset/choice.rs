@@ -5,11 +5,12 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::check::{CheckPanic, Failed};
-use super::{Source, Toolset};
+use super::{Source, Tool, Toolset};
 use crate::Error;
+use crate::envelope::renamed_calls;
 use crate::error::{Violation, ViolationKind};
 use crate::parse::{Parsed, Parser, several_calls};
-use crate::repair::{Fix, FixKind, Location};
+use crate::repair::Fix;
 use crate::schema::ToolSchema;
 
 /// What a reply to a [`Toolset`] chose: tool calls (one or several), or the answer.
@@ -132,20 +133,15 @@ impl Toolset {
     /// [`Toolset::parse`] with a configured [`Parser`], the fixes applied, and a
     /// panicking check kept apart from the reply's violations.
     pub fn read(&self, parser: &Parser, raw: &str) -> Result<Parsed<Choice>, ReadError> {
-        let schema = self.schema();
-        let (values, fixes) = match parser.parse_value(schema, raw) {
-            // The answer is one; a call may be the first of several.
-            Ok(parsed) => match several_calls(parser, schema, raw, true) {
-                Some(Ok(many)) if many.0.len() > 1 && parsed.value.get("answer").is_none() => many,
-                _ => (vec![parsed.value], parsed.fixes),
-            },
-            Err(e) => match several_calls(parser, schema, raw, false) {
-                Some(found) => found?,
-                None => match self.with_model_names(parser, raw) {
-                    Some(parsed) => (vec![parsed.value], parsed.fixes),
-                    None => return Err(e.into()),
-                },
-            },
+        // Tools named as their servers spell them (`"time.get_current_time"`) are read as
+        // the names the model is shown, first: a call so named is no wrong call.
+        let (values, fixes) = match self.with_model_names(raw) {
+            Some((text, renamed)) => {
+                let (values, mut fixes) = self.values(parser, &text)?;
+                fixes.splice(0..0, renamed);
+                (values, fixes)
+            }
+            None => self.values(parser, raw)?,
         };
         let choice = self.choose(values).map_err(|e| match e {
             ReadError::Invalid(e) => ReadError::Invalid(e.with_fixes(fixes.clone())),
@@ -157,30 +153,44 @@ impl Toolset {
         })
     }
 
-    /// The reply read again with the tool names it spells as the servers do
-    /// (`"time.get_current_time"`) written as the model-facing names, when that makes it
-    /// fit; each reported as [`FixKind::EnumCase`] at `/name`.
-    fn with_model_names(&self, parser: &Parser, raw: &str) -> Option<Parsed<Value>> {
-        let mut text = raw.to_owned();
-        let mut renamed = Vec::new();
-        for (tool, model_name) in self.tools.iter().zip(&self.built().model_names) {
-            let quoted = Value::from(tool.name.as_str()).to_string();
-            if tool.name != *model_name && text.contains(&quoted) {
-                text = text.replace(&quoted, &Value::from(model_name.as_str()).to_string());
-                renamed.push((tool.name.clone(), model_name.clone()));
+    /// The values of the calls a reply makes (or of its answer), with the fixes needed.
+    fn values(&self, parser: &Parser, raw: &str) -> Result<(Vec<Value>, Vec<Fix>), Error> {
+        let schema = self.schema();
+        match parser.parse_value(schema, raw) {
+            // The answer is one.
+            Ok(parsed) if parsed.value.get("answer").is_some() => {
+                Ok((vec![parsed.value], parsed.fixes))
             }
+            // A call may be the first of several; a wrong one among them is reported, not
+            // dropped.
+            Ok(parsed) => match several_calls(parser, schema, raw, true) {
+                Some(Ok(many)) if many.0.len() > 1 => Ok(many),
+                Some(Err(e)) => Err(e),
+                _ => Ok((vec![parsed.value], parsed.fixes)),
+            },
+            Err(e) => match several_calls(parser, schema, raw, false) {
+                Some(found) => found,
+                None => Err(e),
+            },
         }
-        if renamed.is_empty() {
+    }
+
+    /// The reply's calls with the tool names they spell as the servers do
+    /// (`"time.get_current_time"`) written as the model-facing names, as JSON text, and
+    /// the fixes that took (each renaming an `EnumCase` fix at its call's name);
+    /// `None` where no call spells a name so. Values inside arguments are never renamed.
+    fn with_model_names(&self, raw: &str) -> Option<(String, Vec<Fix>)> {
+        let built = self.built();
+        let differ = |(tool, shown): (&Tool, &String)| tool.name != *shown;
+        if !self.tools.iter().zip(&built.model_names).any(differ) {
             return None;
         }
-        let mut parsed = parser.parse_value(self.schema(), &text).ok()?;
-        for (from, to) in renamed {
-            let at = Location::Pointer("/name".into());
-            parsed
-                .fixes
-                .push(Fix::new(FixKind::EnumCase { from, to }, at));
-        }
-        Some(parsed)
+        let rename = |name: &str| {
+            let i = *self.by_name.get(name)?;
+            let shown = &built.model_names[i];
+            (shown != name).then(|| shown.clone())
+        };
+        renamed_calls(raw, &rename)
     }
 
     /// The choice that values valid against [`Toolset::schema`] make — one value per

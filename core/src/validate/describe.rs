@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::error::{Recipe, worded};
+use crate::error::{Recipe, needs_escape, one_line_json, worded};
 use crate::schema::Types;
 
 const MAX_QUOTE: usize = 60;
@@ -87,7 +87,7 @@ pub(crate) fn whole(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
 
 /// [`short_json`] of a string, without making a `Value` of it first.
 pub(crate) fn short_str(s: &str) -> String {
-    if s.len() <= MAX_QUOTE && s.bytes().all(needs_no_escape) {
+    if s.len() <= MAX_QUOTE && quoted_as_is(s) {
         let mut out = String::with_capacity(s.len() + 2);
         out.push('"');
         out.push_str(s);
@@ -102,17 +102,23 @@ fn needs_no_escape(b: u8) -> bool {
     b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f
 }
 
+/// Whether a string is quoted as it is: nothing JSON escapes, and nothing that would
+/// break a line (U+2028, the C1 controls), which JSON leaves as it is.
+fn quoted_as_is(s: &str) -> bool {
+    s.bytes().all(needs_no_escape) && (s.is_ascii() || !s.chars().any(needs_escape))
+}
+
 /// A value as compact JSON, long strings cut with an ellipsis.
 pub(crate) fn short_json(value: &Value) -> String {
     match value {
         // Most strings need no escape: quoted as they are, without the serializer.
-        Value::String(s) if s.len() <= MAX_QUOTE && s.bytes().all(needs_no_escape) => short_str(s),
+        Value::String(s) if s.len() <= MAX_QUOTE && quoted_as_is(s) => short_str(s),
         Value::String(s) if s.chars().count() > MAX_QUOTE => {
             let cut: String = s.chars().take(MAX_QUOTE).collect();
-            format!("{}…", Value::String(cut))
+            format!("{}…", one_line_json(Value::String(cut).to_string()))
         }
         Value::Array(_) | Value::Object(_) => {
-            let text = value.to_string();
+            let text = one_line_json(value.to_string());
             if text.chars().count() > MAX_QUOTE {
                 let cut: String = text.chars().take(MAX_QUOTE).collect();
                 format!("{cut}…")
@@ -120,7 +126,7 @@ pub(crate) fn short_json(value: &Value) -> String {
                 text
             }
         }
-        other => other.to_string(),
+        other => one_line_json(other.to_string()),
     }
 }
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 use toolschema::agent::Toolbox;
 use toolschema::provider::Mode;
-use toolschema::{Agent, ToolSchema};
+use toolschema::{Agent, AskError, ToolSchema};
 
 use crate::server::{bodies, chat, contents, openai};
 
@@ -74,6 +74,26 @@ async fn asked_for_several_steps_every_call_comes_back() {
         let steps: Vec<Step> = agent.ask("Kitchen on, TV off.").await.expect("both");
         assert_eq!(steps, both(), "{reply}");
     }
+}
+
+#[tokio::test]
+async fn a_wrong_call_among_several_is_reported_under_its_index() {
+    let wrong = "<tool_call>{\"name\": \"turn_on\", \"arguments\": {\"device\": \"kitchen\"}}</tool_call>\n<tool_call>{\"name\": \"turn_off\", \"arguments\": {\"device\": {\"id\": \"tv\"}}}</tool_call>";
+    let (_server, provider) = openai(vec![chat(wrong)]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt).max_attempts(1);
+    let error = agent.ask::<Step>("Kitchen on, TV off.").await.unwrap_err();
+    let AskError::Exhausted { attempts, .. } = &error else {
+        panic!("{error:?}")
+    };
+    let pointers: Vec<&str> = attempts[0]
+        .error()
+        .expect("rejected")
+        .violations()
+        .iter()
+        .map(|v| v.pointer())
+        .collect();
+    let error = attempts[0].error().unwrap().to_string();
+    assert!(pointers.contains(&"/1/arguments/device"), "{pointers:?}: {error}");
 }
 
 #[tokio::test]

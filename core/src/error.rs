@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Display};
 
-use crate::repair::Fix;
+use crate::fix::Fix;
 
 mod deferred;
 mod quoting;

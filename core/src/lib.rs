@@ -75,6 +75,7 @@ mod envelope;
 mod error;
 mod extract;
 pub mod feedback;
+mod fix;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod message;

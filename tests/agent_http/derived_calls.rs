@@ -93,7 +93,10 @@ async fn a_wrong_call_among_several_is_reported_under_its_index() {
         .map(|v| v.pointer())
         .collect();
     let error = attempts[0].error().unwrap().to_string();
-    assert!(pointers.contains(&"/1/arguments/device"), "{pointers:?}: {error}");
+    assert!(
+        pointers.contains(&"/1/arguments/device"),
+        "{pointers:?}: {error}"
+    );
 }
 
 #[tokio::test]

@@ -40,12 +40,11 @@
 
 mod container;
 mod document;
-mod fix;
 mod member;
 mod scalar;
 mod string;
 
-pub use fix::{Fix, FixKind, Location};
+pub use crate::fix::{Fix, FixKind, Location};
 
 use serde_json::Value;
 

@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::reading::{Items, expect_object, items_of, members_of, wrong_shape};
 use super::{Generator, Node, ToolSchema, Types};
-use crate::__private::{Items, expect_object, items_of, members_of, wrong_shape};
 use crate::Error;
 use crate::strict::{MapVisitor, OptionVisitor, SeqVisitor, Strict, end_of_seq, item, reject};
 

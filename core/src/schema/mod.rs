@@ -1,10 +1,12 @@
 //! The [`ToolSchema`] trait and the compiled [`Schema`] it produces.
 
 pub(crate) mod bridge;
+pub(crate) mod build;
 mod from_json;
 pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into, starts_quantifier};
 mod impls;
 pub(crate) mod keys;
+pub(crate) mod reading;
 mod used;
 pub(crate) use used::Used;
 pub(crate) mod node;

@@ -14,9 +14,9 @@ use serde_json::Value;
 
 use super::names::model_names;
 use super::{Answer, Source, Toolset};
-use crate::__private::Union;
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
+use crate::schema::build::Union;
 use crate::schema::{Generator, Node, Schema, ToolSchema, Types, load_into};
 
 /// The schema of a set and its model-facing names, built once per set.

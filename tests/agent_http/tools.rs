@@ -138,8 +138,9 @@ async fn a_tool_call_written_as_text_is_read_from_the_content() {
         [
             "attempt 1 (tools)",
             "reply 1 (Stop)",
-            "mode fallback tools -> prompt",
+            // The verdict on the reply first, then what follows from it.
             "violations 1: 1",
+            "mode fallback tools -> prompt",
             "repair sent 1",
             "attempt 2 (prompt)",
             "reply 2 (Stop)",

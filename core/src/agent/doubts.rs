@@ -17,7 +17,7 @@ use crate::{Error, ViolationKind};
 /// tokens must open a call or the answer, and a call is what the prompt is about. Measured
 /// on the tool-choice evaluation (0.5B model), it answered 1 of 16 requests no tool fits
 /// under the grammar, 11 of 16 in prompt mode. The choice is made in prose; a reply that
-/// then needs fixing goes on under the grammar ([`after_prose`]).
+/// then needs fixing goes on under the grammar (see `decide`).
 pub(super) fn choose_in_prose(target: &Target, modes: Vec<Mode>) -> Vec<Mode> {
     let union_with_answer = target.tools.is_some() && target.has_answer;
     if !union_with_answer
@@ -103,21 +103,6 @@ impl Doubts {
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     (now.invented && (before.invented || before.ungrounded)) || (now.ungrounded && before.invented)
 }
-
-/// Whether the attempt after a rejected reply written in prose to a union (see
-/// [`choose_in_prose`]) goes on under the grammar: yes, unless the reply was a call made
-/// of nothing the user wrote ([`ViolationKind::Ungrounded`]), whose next attempt must stay
-/// free to answer.
-pub(super) fn after_prose(error: &Error) -> bool {
-    !error
-        .violations()
-        .iter()
-        .any(|v| matches!(v.kind(), ViolationKind::Ungrounded { .. }))
-}
-
-/// The reason of a move from prose to the grammar after a rejected reply.
-pub(super) const FIX_UNDER_GRAMMAR: &str =
-    "the reply chose in prose and needs fixing; the grammar holds the fix to the union's shapes";
 
 #[cfg(test)]
 mod tests {

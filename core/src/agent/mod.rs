@@ -15,6 +15,7 @@ mod asking;
 mod cap;
 mod choice;
 mod conversation;
+mod decide;
 mod doubts;
 mod error;
 mod events;

@@ -9,7 +9,8 @@
 use serde_json::Value;
 use tracing::{debug, warn};
 
-use super::doubts::{Doubts, FIX_UNDER_GRAMMAR, after_prose, choose_in_prose, no_function_fits};
+use super::decide;
+use super::doubts::{Doubts, choose_in_prose};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
@@ -21,12 +22,6 @@ use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage}
 use crate::repair::{Fix, FixKind};
 use crate::toolset::CheckPanic;
 use crate::{Error, Violation, ViolationKind};
-
-/// The reason of a fallback from native tools to text.
-const TEXT_CALL: &str = "the reply wrote the tool call as text, not as a native tool call";
-/// The reason of a fallback from a grammar after a reply that ran to the token limit.
-const CUT_UNDER_GRAMMAR: &str =
-    "the reply ran to the token limit under the schema's grammar, which can loop";
 
 /// What is asked, the same for every attempt.
 pub(super) struct Question<'a> {
@@ -94,6 +89,27 @@ enum Failure {
 }
 
 impl<T> Outcome<T> {
+    /// What the attempt came to, as the decision of what follows sees it.
+    fn seen(&self, target: &Target) -> decide::Seen {
+        match self {
+            Outcome::Accepted { received, .. } => decide::Seen::Accepted {
+                mode: received.mode,
+                call_as_text: read::call_as_text(&received.reply, &received.raw),
+            },
+            Outcome::Rejected { received, error } => decide::Seen::Rejected {
+                mode: received.mode,
+                call_as_text: read::call_as_text(&received.reply, &received.raw),
+                cut: received.reply.finish == FinishReason::Length,
+                doubts: Doubts::of(target, &received.raw, error),
+            },
+            Outcome::FallBack { reason, by_server } => decide::Seen::Unfit {
+                reason: reason.clone(),
+                by_server: *by_server,
+            },
+            Outcome::Failed(_) => decide::Seen::Failed,
+        }
+    }
+
     fn received(&self) -> Option<&Received> {
         match self {
             Outcome::Accepted { received, .. } | Outcome::Rejected { received, .. } => {
@@ -298,16 +314,16 @@ impl<P: Provider> Agent<P> {
             let outcome = self.attempt(&run, ask, mode, &parser, &build).await;
             if let Some(received) = outcome.received() {
                 run.usage += received.reply.usage;
-                // A server that ignores `tools` writes the call as text: the rest of the
-                // ask goes on in the next mode.
-                if self.mode == Mode::Auto
-                    && received.mode == Mode::Tools
-                    && run.modes.len() > 1
-                    && read::call_as_text(&received.reply, &received.raw)
-                {
-                    self.fall_back(&mut run, ask.target, TEXT_CALL.into(), true);
-                }
             }
+            let seen = outcome.seen(run.target(ask));
+            let state = decide::State {
+                auto: self.mode == Mode::Auto,
+                modes: &run.modes,
+                doubts: run.doubts,
+                answer_only: run.answer_only.is_some(),
+                has_answer: ask.target.tools.is_some() && ask.target.has_answer,
+            };
+            let next = decide::next(&state, &seen);
             match outcome {
                 Outcome::Accepted {
                     received,
@@ -315,6 +331,7 @@ impl<P: Provider> Agent<P> {
                     values,
                     fixes,
                 } => {
+                    self.move_on(&mut run, ask.target, next.move_on);
                     if !fixes.is_empty() {
                         self.emit(Event::FixedLocally {
                             attempt: received.number,
@@ -324,18 +341,8 @@ impl<P: Provider> Agent<P> {
                     return Ok(run.accept(received, value, values, &fixes));
                 }
                 Outcome::Rejected { received, error } => {
-                    // A reply that ran to the cap under a grammar may be looping inside
-                    // it: the next attempt is not the same request in the same mode.
-                    let looped = received.reply.finish == FinishReason::Length
-                        && received.mode == Mode::JsonSchema;
-                    let doubts = Doubts::of(run.target(ask), &received.raw, &error);
-                    // A reply that called a function the union lacks stays free to answer.
-                    let to_grammar = received.mode == Mode::Prompt
-                        && run.modes.get(1) == Some(&Mode::JsonSchema)
-                        && after_prose(&error)
-                        && !doubts.invented;
                     self.reject(&mut run, ask, received, error);
-                    if run.answer_only.is_none() && no_function_fits(run.doubts, doubts) {
+                    if next.ask_answer {
                         run.answer_only = ask.target.answer_only();
                         if run.answer_only.is_some() {
                             // A fresh ask: the repair of a call is not what is asked now.
@@ -345,14 +352,10 @@ impl<P: Provider> Agent<P> {
                             });
                         }
                     }
-                    run.doubts = run.doubts.and(doubts);
-                    if self.mode == Mode::Auto && run.modes.len() > 1 {
-                        if looped {
-                            self.fall_back(&mut run, ask.target, CUT_UNDER_GRAMMAR.into(), false);
-                        } else if to_grammar {
-                            self.fall_back(&mut run, ask.target, FIX_UNDER_GRAMMAR.into(), false);
-                        }
+                    if let decide::Seen::Rejected { doubts, .. } = seen {
+                        run.doubts = run.doubts.and(doubts);
                     }
+                    self.move_on(&mut run, ask.target, next.move_on);
                     if let Some(over) = run.over_budget(self.budget) {
                         return Err(over);
                     }
@@ -363,14 +366,11 @@ impl<P: Provider> Agent<P> {
                         });
                     }
                 }
-                Outcome::FallBack { reason, by_server } => {
-                    // The server may have rejected the repair conversation itself (too
-                    // long, say): the next mode starts over.
-                    if by_server {
-                        run.repair = None;
-                    }
-                    self.fall_back(&mut run, ask.target, reason, true);
+                Outcome::FallBack { reason, .. } if next.then == decide::Then::Fail => {
+                    let error = ProviderError::Config(reason);
+                    return Err(run.fail(Failure::Provider(error)));
                 }
+                Outcome::FallBack { .. } => self.move_on(&mut run, ask.target, next.move_on),
                 Outcome::Failed(failure) => return Err(run.fail(failure)),
             }
         }
@@ -576,6 +576,15 @@ impl<P: Provider> Agent<P> {
             }
             fixed => vec![fixed],
         }
+    }
+
+    /// Applies a decided move to the next mode, if any.
+    fn move_on(&self, run: &mut Run, target: &Target, move_on: Option<decide::MoveOn>) {
+        let Some(move_on) = move_on else { return };
+        if move_on.fresh {
+            run.repair = None;
+        }
+        self.fall_back(run, target, move_on.reason.into_owned(), move_on.remember);
     }
 
     /// Moves the run on to its next mode; `remember` keeps later asks for the same target

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::envelope::Union;
+use crate::envelope::ToolUnion;
 use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::{Node, Schema, Types};
 use crate::validate::{MAX_DEPTH, json_eq};
@@ -98,7 +98,7 @@ struct Coercer<'s> {
     /// alternative, pointer and depth, and reused only on the very same input.
     /// Whether a value is being put under a field is part of it: that changes the walk.
     /// So is whether a number may be read as text.
-    tried: HashMap<(*const Node, String, usize, bool, bool), Vec<Attempt>>,
+    tried: HashMap<(*const Node, String, usize, bool, bool), Vec<Trial>>,
     /// Attempts made rather than remembered: the work done, for the tests.
     attempts: usize,
     /// The node about to be walked is an alternative of a union: `Some(true)` for a union
@@ -122,7 +122,7 @@ struct Coercer<'s> {
 }
 
 /// An alternative tried on a value: what coercion made of it, and whether that fits.
-struct Attempt {
+struct Trial {
     input: Value,
     output: Value,
     fixes: Vec<Fix>,
@@ -270,7 +270,7 @@ impl<'s> Coercer<'s> {
         {
             return;
         }
-        let tools = Union::of(self.schema, alternatives).is_some();
+        let tools = ToolUnion::of(self.schema, alternatives).is_some();
         let saved = self.number_alternative;
         self.number_alternative |= value.is_number()
             && alternatives.iter().any(|alt| {
@@ -340,7 +340,7 @@ impl<'s> Coercer<'s> {
                 let fits = self.schema.passes(alt, &output);
                 self.attempts += 1;
                 let attempts = self.tried.entry(key).or_default();
-                attempts.push(Attempt {
+                attempts.push(Trial {
                     input: value.clone(),
                     output,
                     fixes,

@@ -72,12 +72,12 @@ pub(crate) const LIST_KEYS: &[&str] = &[
 const MAX_NESTING: usize = 4;
 
 /// The union of tools a `oneOf` makes, if it makes one.
-pub(crate) struct Union<'s> {
+pub(crate) struct ToolUnion<'s> {
     tools: Vec<Tool<'s>>,
     answer: Option<&'s Node>,
 }
 
-impl Union<'_> {
+impl ToolUnion<'_> {
     /// Whether the union takes a direct answer beside its calls.
     pub(crate) fn has_answer(&self) -> bool {
         self.answer.is_some()
@@ -90,7 +90,7 @@ struct Tool<'s> {
 }
 
 /// A call read out of an envelope.
-struct Call {
+struct EnvelopedCall {
     name: String,
     arguments: Value,
     /// The envelope, as written: `{"tool", "args"}`; `None` for `{"name", "arguments"}`.
@@ -98,7 +98,7 @@ struct Call {
     fixes: Vec<Fix>,
 }
 
-impl<'s> Union<'s> {
+impl<'s> ToolUnion<'s> {
     /// The union the alternatives make: each is a tool call `{"name": <const>, "arguments":
     /// …}` or the answer `{"answer": …}`, and one at least is a call.
     pub(crate) fn of(schema: &'s Schema, alternatives: &'s [Node]) -> Option<Self> {
@@ -122,7 +122,7 @@ impl<'s> Union<'s> {
                 },
             }
         }
-        (!tools.is_empty()).then_some(Union { tools, answer })
+        (!tools.is_empty()).then_some(ToolUnion { tools, answer })
     }
 
     /// The union at the root of a schema.
@@ -133,7 +133,7 @@ impl<'s> Union<'s> {
         } else {
             &root.one_of
         };
-        Union::of(schema, alternatives)
+        ToolUnion::of(schema, alternatives)
     }
 
     /// The union that a list's items make, at the root of a schema: `Vec<Step>`.
@@ -145,7 +145,7 @@ impl<'s> Union<'s> {
         } else {
             &items.one_of
         };
-        Union::of(schema, alternatives)
+        ToolUnion::of(schema, alternatives)
     }
 
     /// The union's name of the tool `name` names: exactly, or once case and separators are
@@ -178,7 +178,7 @@ impl<'s> Union<'s> {
         self.normalize_at(schema, fits, "", value, fixes);
     }
 
-    /// [`Union::normalize`] for a call at `pointer` (an item of a list of calls), `fits`
+    /// [`ToolUnion::normalize`] for a call at `pointer` (an item of a list of calls), `fits`
     /// saying whether it fits as written.
     pub(crate) fn normalize_at(
         &self,
@@ -213,7 +213,7 @@ impl<'s> Union<'s> {
         *value = Value::Object(map);
     }
 
-    fn read(&self, schema: &Schema, value: &Value, depth: usize) -> Option<Call> {
+    fn read(&self, schema: &Schema, value: &Value, depth: usize) -> Option<EnvelopedCall> {
         if depth > MAX_NESTING {
             return None;
         }
@@ -222,12 +222,14 @@ impl<'s> Union<'s> {
             Value::String(name) => {
                 let tool = self.tool(name)?;
                 let arguments = Value::Object(Map::new());
-                schema.passes(tool.arguments, &arguments).then(|| Call {
-                    name: tool.name.to_owned(),
-                    arguments,
-                    shape: Some("a bare tool name".into()),
-                    fixes: Vec::new(),
-                })
+                schema
+                    .passes(tool.arguments, &arguments)
+                    .then(|| EnvelopedCall {
+                        name: tool.name.to_owned(),
+                        arguments,
+                        shape: Some("a bare tool name".into()),
+                        fixes: Vec::new(),
+                    })
             }
             // One call in a list.
             Value::Array(items) => match items.as_slice() {
@@ -242,7 +244,12 @@ impl<'s> Union<'s> {
         }
     }
 
-    fn object(&self, schema: &Schema, map: &Map<String, Value>, depth: usize) -> Option<Call> {
+    fn object(
+        &self,
+        schema: &Schema,
+        map: &Map<String, Value>,
+        depth: usize,
+    ) -> Option<EnvelopedCall> {
         let own: Vec<&str> = map
             .keys()
             .map(String::as_str)
@@ -271,7 +278,7 @@ impl<'s> Union<'s> {
             // The tool as the key: `{"get_weather": {…}}`.
             ([key], [], []) => {
                 let tool = self.tool(key)?;
-                map[*key].is_object().then(|| Call {
+                map[*key].is_object().then(|| EnvelopedCall {
                     name: tool.name.to_owned(),
                     arguments: map[*key].clone(),
                     shape: Some(r#"{"<tool name>": {…}}"#.into()),
@@ -299,7 +306,7 @@ impl<'s> Union<'s> {
                     _ => written.to_owned(),
                 };
                 let arguments = decoded(&map[*arguments_key], &mut fixes);
-                Some(Call {
+                Some(EnvelopedCall {
                     name,
                     arguments,
                     shape,
@@ -311,7 +318,7 @@ impl<'s> Union<'s> {
                 let tool = self.tool(map["answer"].as_str()?)?;
                 let mut fixes = Vec::new();
                 let arguments = decoded(&map[*arguments_key], &mut fixes);
-                Some(Call {
+                Some(EnvelopedCall {
                     name: tool.name.to_owned(),
                     arguments,
                     shape: Some(format!(
@@ -325,12 +332,14 @@ impl<'s> Union<'s> {
             ([_], [name_key], []) => {
                 let tool = self.tool(map[*name_key].as_str()?)?;
                 let arguments = Value::Object(Map::new());
-                schema.passes(tool.arguments, &arguments).then(|| Call {
-                    name: tool.name.to_owned(),
-                    arguments,
-                    shape: Some(format!("{{{}}} without arguments", quoted(name_key))),
-                    fixes: Vec::new(),
-                })
+                schema
+                    .passes(tool.arguments, &arguments)
+                    .then(|| EnvelopedCall {
+                        name: tool.name.to_owned(),
+                        arguments,
+                        shape: Some(format!("{{{}}} without arguments", quoted(name_key))),
+                        fixes: Vec::new(),
+                    })
             }
             _ => None,
         }
@@ -479,9 +488,9 @@ fn rename_in(
     }
 }
 
-impl Call {
+impl EnvelopedCall {
     /// The call as written inside another envelope.
-    fn within(mut self, outer: impl FnOnce(&str) -> String) -> Call {
+    fn within(mut self, outer: impl FnOnce(&str) -> String) -> EnvelopedCall {
         let inner = self.shape.as_deref().unwrap_or(r#"{"name", "arguments"}"#);
         self.shape = Some(outer(inner));
         self

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::coerce::{Coercion, coerce, several_values};
-use crate::envelope::Union;
+use crate::envelope::ToolUnion;
 use crate::error::{Violation, ViolationKind};
 use crate::extract::{Candidate, candidates, is_strict_json, visible};
 use crate::repair::{Fix, FixKind, Location, repair};
@@ -98,7 +98,7 @@ impl Parser {
             let reason = "several values where a list is expected";
             return Ok(chosen(index, total, reason, value, fixes));
         }
-        let union = Union::at_root(schema).filter(|_| coerced);
+        let union = ToolUnion::at_root(schema).filter(|_| coerced);
         let mut best: Option<(Vec<Violation>, Vec<Fix>, Value)> = None;
         let mut first_syntax_error: Option<Error> = None;
         // A candidate that is only a bare word read as a string (a code block in another
@@ -236,9 +236,9 @@ impl Parser {
         scope: Scope,
         fitted: Option<&str>,
     ) -> Option<(usize, Result<Parsed<Value>, Error>)> {
-        let (union, listed) = match Union::at_root(schema) {
+        let (union, listed) = match ToolUnion::at_root(schema) {
             Some(union) => (union, false),
-            None => (Union::in_list(schema)?, true),
+            None => (ToolUnion::in_list(schema)?, true),
         };
         let (text, mut fixes) = visible(raw);
         let read = text_calls::read(

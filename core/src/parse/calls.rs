@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use crate::Error;
-use crate::envelope::{LIST_KEYS, Union};
+use crate::envelope::{LIST_KEYS, ToolUnion};
 use crate::extract::{candidates, is_strict_json, visible};
 use crate::parse::Parser;
 use crate::repair::{Fix, FixKind, Location, repair};
@@ -111,7 +111,7 @@ fn in_text_format(
     schema: &Schema,
     raw: &str,
 ) -> Option<(usize, Option<Result<Calls, Error>>)> {
-    let union = Union::at_root(schema)?;
+    let union = ToolUnion::at_root(schema)?;
     let (text, mut fixes) = visible(raw);
     let tools = Tools {
         union: &union,

@@ -36,7 +36,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::envelope::Union;
+use crate::envelope::ToolUnion;
 use crate::repair::{Fix, Location, repair};
 use crate::schema::Schema;
 
@@ -63,7 +63,7 @@ pub(crate) struct TextCalls {
 
 /// The union's tools, as the reader asks about them.
 pub(crate) struct Tools<'u, 's> {
-    pub union: &'u Union<'s>,
+    pub union: &'u ToolUnion<'s>,
     pub schema: &'s Schema,
 }
 

@@ -130,7 +130,7 @@ impl<'a> Validator<'a> {
     /// not the violations of the alternative it is least far from; any other value, the
     /// closest alternative's violations.
     fn closest_alternative_or_shape(&mut self, alternatives: &'a [Node], value: &'a Value) {
-        let union = crate::envelope::Union::of(self.schema, alternatives);
+        let union = crate::envelope::ToolUnion::of(self.schema, alternatives);
         match union
             .as_ref()
             .and_then(|u| Some((u.shapes(), u.advice(self.schema, value)?)))
@@ -178,8 +178,8 @@ impl<'a> Validator<'a> {
     /// (`"translateGoodMorning"`): the model may be saying that no tool fits. The
     /// violation says what to reply then.
     fn advise_answer(&mut self, alternatives: &'a [Node], mark: usize) {
-        let has_answer =
-            crate::envelope::Union::of(self.schema, alternatives).is_some_and(|u| u.has_answer());
+        let has_answer = crate::envelope::ToolUnion::of(self.schema, alternatives)
+            .is_some_and(|u| u.has_answer());
         if !has_answer {
             return;
         }

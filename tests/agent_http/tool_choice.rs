@@ -128,18 +128,25 @@ async fn a_call_made_of_nothing_the_user_wrote_is_sent_back_once() {
 }
 
 #[tokio::test]
-async fn a_call_made_again_after_it_was_sent_back_is_taken() {
+async fn a_call_made_again_after_it_was_sent_back_asks_for_the_answer_alone() {
     let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 100000, "annual_rate": 4.5, "years": 10}}"#;
-    let (_server, provider) = openai(vec![chat(invented), chat(invented)]).await;
+    let (server, provider) = openai(vec![
+        chat(invented),
+        chat(invented),
+        chat(r#"{"answer": "Herman Melville."}"#),
+    ])
+    .await;
     let agent = Agent::new(provider).mode(Mode::JsonObject);
     let choice = agent
         .ask_tools(&finance(), "Who wrote the novel Moby-Dick?")
         .await
-        .expect("the call, at the model's word");
-    let Choice::Calls(calls) = choice else {
-        panic!("a call")
-    };
-    assert_eq!(calls[0].arguments()["principal"], json!(100000));
+        .expect("the answer");
+    assert_eq!(choice, Choice::Answer(json!("Herman Melville.")));
+    let third = contents(&bodies(&server).await[2]).remove(0);
+    assert!(
+        third.starts_with("None of the functions does what the request asks"),
+        "{third}"
+    );
 }
 
 #[tokio::test]

@@ -90,18 +90,20 @@ impl Doubts {
 }
 
 /// Whether the replies to a union with an answer have said that none of its functions
-/// fits: a reply called a function that is none of them and resembles none, and another
-/// did so too or made a call of nothing the user wrote (in either order). The model is
+/// fits: two of them did, each by a call of a function that is none of the union's and
+/// resembles none, or by a call made of nothing the user wrote, in any order. The model is
 /// then asked for its answer alone.
 ///
 /// Asked something no function does, a small model names the function it would need
 /// (`translateGoodMorning`), and told that there is none, names it again or, under a
-/// grammar, fills a real one with placeholders (`{"country": "text"}`). One such reply
-/// may be a slip, so it is sent back as any other; two say what the model means. A call
-/// of nothing the user wrote, twice, is not enough on its own: a tool may save what the
-/// model composes.
+/// grammar, fills a real one with placeholders (`{"country": "text"}`); a larger one
+/// calls a function of the same subject with values of its own (`{"city": "London"}` for
+/// "Why is the sky blue?"), and calls it again once told. One such reply may be a slip,
+/// so it is sent back as any other; two say what the model means. The answer alone is
+/// still the model's: it is asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
-    (now.invented && (before.invented || before.ungrounded)) || (now.ungrounded && before.invented)
+    let doubted = |d: Doubts| d.invented || d.ungrounded;
+    doubted(before) && doubted(now)
 }
 
 #[cfg(test)]
@@ -125,19 +127,20 @@ mod tests {
     };
 
     #[test]
-    fn two_signs_one_of_them_an_invented_function_say_nothing_fits() {
+    fn two_signs_say_nothing_fits() {
         assert!(no_function_fits(INVENTED, INVENTED));
+        assert!(no_function_fits(UNGROUNDED, UNGROUNDED));
         assert!(no_function_fits(INVENTED, UNGROUNDED));
         assert!(no_function_fits(UNGROUNDED, INVENTED));
         assert!(no_function_fits(INVENTED.and(UNGROUNDED), INVENTED));
     }
 
     #[test]
-    fn one_sign_or_made_up_values_alone_say_nothing() {
+    fn one_sign_says_nothing() {
         assert!(!no_function_fits(NONE, INVENTED));
         assert!(!no_function_fits(NONE, UNGROUNDED));
-        assert!(!no_function_fits(UNGROUNDED, UNGROUNDED));
         assert!(!no_function_fits(INVENTED, NONE));
+        assert!(!no_function_fits(UNGROUNDED, NONE));
         assert!(!no_function_fits(NONE, NONE));
     }
 }

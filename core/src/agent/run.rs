@@ -477,11 +477,11 @@ impl<P: Provider> Agent<P> {
 
     /// The error of a reply whose calls are made of nothing the conversation holds, or
     /// whose answer skips the tool the request names, where the union has an answer (see
-    /// [`grounding`]). Each is asked once: a model that replies the same way after it was
-    /// told is taken at its word (a tool that saves what the model writes takes values no
-    /// one wrote before; a request may name a tool that cannot do what it asks). A reply
-    /// sent back for one may be sent back for the other: an answer to a request that
-    /// names a tool, then a call of another tool filled with placeholders.
+    /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
+    /// again after it was told is taken at its word (a request may name a tool that cannot
+    /// do what it asks). A call made of nothing the user wrote is questioned each time, and
+    /// a second one has the model asked for its answer alone (see `decide`), where the
+    /// answer alone is still the model's.
     fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
         let target = ask.target;
         if !self.grounded_calls
@@ -507,9 +507,8 @@ impl<P: Provider> Agent<P> {
             .iter()
             .enumerate()
             .filter_map(|(i, value)| {
-                let violation = (!run.doubts.ungrounded)
-                    .then(|| conversation.ungrounded(value, &target.about(value)))
-                    .flatten()
+                let violation = conversation
+                    .ungrounded(value, &target.about(value))
                     .or_else(|| {
                         answers_only
                             .then(|| conversation.skips(value, tools()))

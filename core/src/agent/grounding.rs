@@ -245,28 +245,61 @@ pub(super) fn invented<'a>(
 ) -> Option<String> {
     let name = value.get("name")?.as_str()?;
     value.get("answer").is_none().then_some(())?;
-    let called = name_words(name);
-    // A name of generic words only (`search`, `get_info`) says nothing of which function.
-    (!called.is_empty()).then_some(())?;
+    let tools: Vec<(&str, &str)> = tools.into_iter().collect();
     let plain = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())
             .collect::<String>()
             .to_lowercase()
     };
-    for (shown, server) in tools {
-        if plain(shown) == plain(name) || plain(server) == plain(name) {
-            return None;
-        }
-        let known = name_words(shown).into_iter().chain(name_words(server));
-        if known
+    if tools
+        .iter()
+        .any(|(shown, server)| plain(shown) == plain(name) || plain(server) == plain(name))
+    {
+        return None;
+    }
+    // The namespaces of dotted names (`home` of `home.set_lights`) say whose tools they
+    // are, not which: `home_get_bulb_power` among `home.*` tools resembles none of them.
+    let namespaces: Vec<String> = tools
+        .iter()
+        .flat_map(|(_, server)| namespace_words(server))
+        .collect();
+    let distinct = |words: Vec<String>| -> Vec<String> {
+        words
             .into_iter()
-            .any(|k| called.iter().any(|c| same_word(c, &k)))
+            .filter(|w| !namespaces.contains(w))
+            .collect()
+    };
+    // A name of generic words or a namespace only (`search`, `get_info`, `home`) says
+    // nothing of which function.
+    let called = distinct(name_words(name));
+    (!called.is_empty()).then_some(())?;
+    // A tool whose name is its namespace and generic words (`recipes.search`) is known by
+    // its namespace: it is all the name says.
+    let distinct = |words: Vec<String>| -> Vec<String> {
+        let own = distinct(words.clone());
+        if own.is_empty() { words } else { own }
+    };
+    for (shown, server) in &tools {
+        let mut known = name_words(shown);
+        known.extend(name_words(server));
+        if distinct(known)
+            .iter()
+            .any(|k| called.iter().any(|c| same_word(c, k)))
         {
             return None;
         }
     }
     Some(bounded(name, 60))
+}
+
+/// The words of the namespace of a tool's name as its server spells it: what stands
+/// before its last `.`, `/` or `:` (`home` of `home.set_lights`); none for a plain name.
+fn namespace_words(server: &str) -> Vec<String> {
+    match server.rfind(['.', '/', ':']) {
+        Some(end) => name_words(&server[..end]),
+        None => Vec::new(),
+    }
 }
 
 /// The words of a tool's name that say which tool it is: `math.gcd` → `math`, `gcd`;
@@ -586,6 +619,28 @@ mod tests {
             "get_info",
         ] {
             assert_eq!(invented(&call(name), tools), None, "{name}");
+        }
+        // A namespace shared with tools (`home` of `home.*`) is no resemblance.
+        let home = [
+            ("home_set_thermostat", "home.set_thermostat"),
+            ("home_set_lights", "home.set_lights"),
+            ("home_lock_door", "home.lock_door"),
+        ];
+        for name in [
+            "home_get_bulb_power",
+            "home_cancel_subscription",
+            "homeTelevisionOn",
+        ] {
+            assert_eq!(invented(&call(name), home).as_deref(), Some(name), "{name}");
+        }
+        for name in [
+            "home_set_light",
+            "set_lights",
+            "lock_the_door",
+            "home_thermostat",
+            "home",
+        ] {
+            assert_eq!(invented(&call(name), home), None, "{name}");
         }
         // Answers and values with no name are not calls.
         assert_eq!(invented(&json!({"answer": "Bom dia"}), tools), None);

@@ -51,15 +51,7 @@ impl Doubts {
         if target.tools.is_none() || !target.has_answer {
             return Doubts::default();
         }
-        let tools: Vec<(&str, &str)> = target
-            .tools
-            .iter()
-            .flatten()
-            .map(|t| {
-                let server = target.names.server_name(&t.name).unwrap_or(&t.name);
-                (t.name.as_str(), server)
-            })
-            .collect();
+        let tools: Vec<(&str, &str)> = target.tool_names().collect();
         let calls = match read::closest(raw) {
             Some(Value::Array(items)) => items,
             Some(one) => vec![one],

@@ -82,6 +82,14 @@ impl Target {
         (self.name.clone(), hasher.finish())
     }
 
+    /// Each tool's name as the model is shown it and as its server spells it.
+    pub fn tool_names(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tools.iter().flatten().map(|t| {
+            let server = self.names.server_name(&t.name).unwrap_or(&t.name);
+            (t.name.as_str(), server)
+        })
+    }
+
     /// The names, description and arguments' names of the tool a call `{"name": …}` names
     /// (both spellings of its name), for telling whether a request is about it; empty for
     /// no known tool.

@@ -497,12 +497,7 @@ impl<P: Provider> Agent<P> {
         let answers_only = !run.doubts.skipped
             && !conversation::results_in(ask.history)
             && values.iter().all(|v| v.get("answer").is_some());
-        let tools = || {
-            target.tools.iter().flatten().map(|t| {
-                let server = target.names.server_name(&t.name).unwrap_or(&t.name);
-                (t.name.as_str(), server)
-            })
-        };
+        let tools = || target.tool_names();
         let violations: Vec<Violation> = values
             .iter()
             .enumerate()

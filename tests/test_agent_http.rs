@@ -41,5 +41,7 @@ mod derived_calls;
 #[path = "agent_http/native_calls.rs"]
 mod native_calls;
 
+#[path = "agent_http/one_union.rs"]
+mod one_union;
 #[path = "agent_http/secrets.rs"]
 mod secrets;

@@ -3,9 +3,8 @@
 
 use std::fmt::Write as _;
 
-use serde_json::Value;
-
 use crate::render;
+use crate::schema::union::ToolUnion;
 use crate::schema::{Node, Schema, ToolSchema};
 
 /// Markdown docs for `T`: for a union of tools, one section per tool (name, description,
@@ -42,82 +41,59 @@ pub fn markdown<T: ToolSchema>() -> String {
 /// Markdown docs for a schema known at run time, titled `title`.
 pub fn markdown_schema(schema: &Schema, title: &str) -> String {
     let root = schema.resolve(schema.root());
-    match tools(root) {
+    match ToolUnion::at_root(schema) {
         Some(tools) => union(schema, root, &tools),
         None => single(schema, root, title),
     }
 }
 
-/// A tool of a union: its name and arguments node, or the answer (`name` is `None`).
-struct Tool<'a> {
-    name: Option<String>,
+/// A section of a union's docs: a tool (its name) or the answer (`name` is `None`), its
+/// alternative and what it carries (the arguments or the answer).
+struct Section<'a> {
+    name: Option<&'a str>,
     node: &'a Node,
     payload: &'a Node,
 }
 
-/// The tools and answer of a union of tool calls, if the node is one.
-fn tools(root: &Node) -> Option<Vec<Tool<'_>>> {
-    if root.one_of.is_empty() {
-        return None;
-    }
-    root.one_of
-        .iter()
-        .map(|alt| {
-            let named = alt.properties.iter().find(|p| p.name == "name");
-            let arguments = alt.properties.iter().find(|p| p.name == "arguments");
-            let answer = alt.properties.iter().find(|p| p.name == "answer");
-            match (named, arguments, answer) {
-                (Some(n), Some(a), None) => Some(Tool {
-                    name: n
-                        .node
-                        .constant
-                        .as_ref()
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                    node: alt,
-                    payload: &a.node,
-                }),
-                (None, None, Some(a)) => Some(Tool {
-                    name: None,
-                    node: alt,
-                    payload: &a.node,
-                }),
-                _ => None,
-            }
-        })
-        .collect()
-}
-
-fn union(schema: &Schema, root: &Node, tools: &[Tool]) -> String {
+fn union(schema: &Schema, root: &Node, union: &ToolUnion) -> String {
     let mut out = String::from("# Tools\n\n");
     if let Some(d) = &root.description {
         let _ = writeln!(out, "{d}\n");
     }
-    let answer = tools.iter().any(|t| t.name.is_none());
     out.push_str(
         "Reply with exactly one JSON object: a tool call `{\"name\": …, \"arguments\": {…}}`",
     );
-    out.push_str(if answer {
+    out.push_str(if union.has_answer() {
         " or the answer `{\"answer\": …}`.\n"
     } else {
         ".\n"
     });
-    for tool in tools {
-        let example = render::example_node(schema, tool.node);
-        let (title, shape, example_title) = match &tool.name {
+    let tools = union.tools.iter().map(|t| Section {
+        name: Some(t.name),
+        node: t.alternative,
+        payload: t.arguments,
+    });
+    let answer = union.answer.iter().map(|a| Section {
+        name: None,
+        node: a.alternative,
+        payload: a.value,
+    });
+    for section_of in tools.chain(answer) {
+        let example = render::example_node(schema, section_of.node);
+        let (title, shape, example_title) = match section_of.name {
             Some(name) => (format!("`{name}`"), "Arguments", "Example call"),
             None => ("Answer".to_owned(), "Shape", "Example"),
         };
         heading(&mut out, &title);
-        describe(&mut out, schema, tool.node, tool.payload);
+        describe(&mut out, schema, section_of.node, section_of.payload);
         section(
             &mut out,
             shape,
             "ts",
-            &render::compact_node(schema, tool.payload),
+            &render::compact_node(schema, section_of.payload),
         );
         section(&mut out, example_title, "json", &example.to_string());
-        hints(&mut out, schema, tool.payload);
+        hints(&mut out, schema, section_of.payload);
     }
     finish(out)
 }

@@ -28,7 +28,9 @@ use serde_json::{Map, Value};
 
 use crate::extract::candidates;
 use crate::repair::{Fix, FixKind, Location, repair};
-use crate::schema::{Node, Schema, Types};
+pub(crate) use crate::schema::union::ToolUnion;
+use crate::schema::union::UnionTool;
+use crate::schema::{Schema, Types};
 use crate::validate::suggest;
 
 /// Keys that name the tool.
@@ -71,24 +73,6 @@ pub(crate) const LIST_KEYS: &[&str] = &[
 /// How deep envelopes may be nested: `{"tool_calls": [{"function": {…}}]}` is three.
 const MAX_NESTING: usize = 4;
 
-/// The union of tools a `oneOf` makes, if it makes one.
-pub(crate) struct ToolUnion<'s> {
-    tools: Vec<Tool<'s>>,
-    answer: Option<&'s Node>,
-}
-
-impl ToolUnion<'_> {
-    /// Whether the union takes a direct answer beside its calls.
-    pub(crate) fn has_answer(&self) -> bool {
-        self.answer.is_some()
-    }
-}
-
-struct Tool<'s> {
-    name: &'s str,
-    arguments: &'s Node,
-}
-
 /// A call read out of an envelope.
 struct EnvelopedCall {
     name: String,
@@ -99,55 +83,6 @@ struct EnvelopedCall {
 }
 
 impl<'s> ToolUnion<'s> {
-    /// The union the alternatives make: each is a tool call `{"name": <const>, "arguments":
-    /// …}` or the answer `{"answer": …}`, and one at least is a call.
-    pub(crate) fn of(schema: &'s Schema, alternatives: &'s [Node]) -> Option<Self> {
-        let mut tools = Vec::new();
-        let mut answer = None;
-        for alt in alternatives {
-            let alt = schema.resolve(alt);
-            let required = |key: &str| alt.properties.iter().find(|p| p.name == key && p.required);
-            match (
-                alt.properties.len(),
-                required("name"),
-                required("arguments"),
-            ) {
-                (2, Some(name), Some(arguments)) => tools.push(Tool {
-                    name: schema.resolve(&name.node).constant.as_ref()?.as_str()?,
-                    arguments: &arguments.node,
-                }),
-                _ => match (alt.properties.len(), required("answer")) {
-                    (1, Some(a)) if answer.is_none() => answer = Some(&a.node),
-                    _ => return None,
-                },
-            }
-        }
-        (!tools.is_empty()).then_some(ToolUnion { tools, answer })
-    }
-
-    /// The union at the root of a schema.
-    pub(crate) fn at_root(schema: &'s Schema) -> Option<Self> {
-        let root = schema.resolve(schema.root());
-        let alternatives = if root.one_of.is_empty() {
-            &root.any_of
-        } else {
-            &root.one_of
-        };
-        ToolUnion::of(schema, alternatives)
-    }
-
-    /// The union that a list's items make, at the root of a schema: `Vec<Step>`.
-    pub(crate) fn in_list(schema: &'s Schema) -> Option<Self> {
-        let root = schema.resolve(schema.root());
-        let items = schema.resolve(root.items.as_deref()?);
-        let alternatives = if items.one_of.is_empty() {
-            &items.any_of
-        } else {
-            &items.one_of
-        };
-        ToolUnion::of(schema, alternatives)
-    }
-
     /// The union's name of the tool `name` names: exactly, or once case and separators are
     /// ignored.
     pub(crate) fn tool_name(&self, name: &str) -> Option<&'s str> {
@@ -347,7 +282,7 @@ impl<'s> ToolUnion<'s> {
 
     /// The tool `name` names: exactly, or once case and separators are ignored (the dots of
     /// `math.triangle_area`, which the model-facing name `math_triangle_area` replaced).
-    fn tool(&self, name: &str) -> Option<&Tool<'s>> {
+    fn tool(&self, name: &str) -> Option<&UnionTool<'s>> {
         if let Some(tool) = self.tools.iter().find(|t| t.name == name) {
             return Some(tool);
         }
@@ -389,10 +324,10 @@ impl<'s> ToolUnion<'s> {
             "write a tool call as {{\"name\": {}, \"arguments\": {{...}}}}",
             quoted(tool)
         );
-        Some(match self.answer {
+        Some(match &self.answer {
             Some(answer) => {
                 let text = schema
-                    .resolve(answer)
+                    .resolve(answer.value)
                     .types
                     .is_some_and(|t| t == Types::STRING);
                 let example = if text { "\"...\"" } else { "..." };

@@ -87,6 +87,7 @@ pub mod repair;
 mod schema;
 mod strict;
 mod text_calls;
+mod tool_union;
 pub mod toolset;
 mod validate;
 

@@ -6,7 +6,6 @@
 
 use serde_json::Value;
 
-use super::conversation::ToolNames;
 use super::request::Target;
 use super::run::{Question, Refused, Success};
 use super::tools::{Start, Step, StepCall, Toolbox};
@@ -136,11 +135,11 @@ impl<P: Provider> Agent<P> {
                 attempts: Vec::new(),
             });
         }
-        let mut target = Target::new(tools.schema().clone(), "choice");
-        target.names = ToolNames::new(tools.names().filter_map(|name| {
-            let shown = tools.model_name(name)?;
-            Some((name.to_owned(), shown.to_owned()))
-        }));
+        let target = Target::with_union(
+            tools.schema().clone(),
+            "choice",
+            tools.description().cloned(),
+        );
         let build = |values: &[Value]| {
             tools.choose(values.to_vec()).map_err(|e| match e {
                 ReadError::Invalid(e) => Refused::Invalid(e),

@@ -7,51 +7,11 @@
 //! The assistant turn that holds only calls is left out: small models copy such a turn
 //! instead of answering.
 
-use std::collections::HashMap;
-
 use serde_json::{Value, json};
 
 use crate::message::{Arguments, Message, Role, ToolCall};
 use crate::provider::Mode;
-
-/// Tool names as a server spells them and as the model is shown them, where they
-/// differ (a provider restricts tool names).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ToolNames {
-    to_model: HashMap<String, String>,
-}
-
-impl ToolNames {
-    /// The map of `(server, model)` name pairs.
-    pub fn new(pairs: impl IntoIterator<Item = (String, String)>) -> Self {
-        let mut names = ToolNames::default();
-        for (server, model) in pairs {
-            if server != model {
-                names.to_model.insert(server, model);
-            }
-        }
-        names
-    }
-
-    /// The names as servers spell them, where the model is shown another.
-    pub fn server_names(&self) -> impl Iterator<Item = &str> {
-        self.to_model.keys().map(String::as_str)
-    }
-
-    /// The name as the server spells it of the tool the model is shown as `shown`, where
-    /// the two differ.
-    pub fn server_name(&self, shown: &str) -> Option<&str> {
-        self.to_model
-            .iter()
-            .find(|(_, model)| *model == shown)
-            .map(|(server, _)| server.as_str())
-    }
-
-    /// The name the model is shown for the server's `name`.
-    pub fn model<'a>(&'a self, name: &'a str) -> &'a str {
-        self.to_model.get(name).map_or(name, String::as_str)
-    }
-}
+use crate::tool_union::ToolNames;
 
 /// `history` as a request in `mode` carries it, the calls under the names the model is
 /// shown.

@@ -19,7 +19,7 @@ use crate::{Error, ViolationKind};
 /// under the grammar, 11 of 16 in prompt mode. The choice is made in prose; a reply that
 /// then needs fixing goes on under the grammar (see `decide`).
 pub(super) fn choose_in_prose(target: &Target, modes: Vec<Mode>) -> Vec<Mode> {
-    let union_with_answer = target.tools.is_some() && target.has_answer;
+    let union_with_answer = target.union.is_some() && target.has_answer();
     if !union_with_answer
         || modes.first() != Some(&Mode::JsonSchema)
         || !modes.contains(&Mode::Prompt)
@@ -48,7 +48,7 @@ pub(super) struct Doubts {
 impl Doubts {
     /// The doubts of a reply: its text as read (`raw`), and the error it was rejected with.
     pub fn of(target: &Target, raw: &str, error: &Error) -> Self {
-        if target.tools.is_none() || !target.has_answer {
+        if target.union.is_none() || !target.has_answer() {
             return Doubts::default();
         }
         let tools: Vec<(&str, &str)> = target.tool_names().collect();

@@ -55,7 +55,7 @@ fn read_call(
     call: &ToolCall,
     shaped: &Shaped,
 ) -> Result<Parsed<Value>, Error> {
-    if target.tools.is_none() {
+    if target.union.is_none() {
         return parse(parser, target, &arguments_text(&call.arguments), shaped);
     }
     let (name, fixes) = shown_name(target, call);
@@ -72,7 +72,11 @@ fn read_call(
 /// The name the model is shown for the tool the call names, and the fix that took where
 /// the call names it as its server spells it.
 fn shown_name(target: &Target, call: &ToolCall) -> (Value, Vec<Fix>) {
-    let shown = target.names.model(&call.name);
+    let shown = target
+        .union
+        .as_ref()
+        .and_then(|union| union.tool(&call.name))
+        .map_or(call.name.as_str(), |tool| tool.name.as_str());
     let mut fixes = Vec::new();
     if shown != call.name {
         let kind = FixKind::EnumCase {
@@ -181,9 +185,9 @@ pub(super) fn closest(target: &Target, calls: &[ToolCall]) -> Option<Value> {
 }
 
 fn closest_call(target: &Target, call: &ToolCall) -> Value {
-    let name = Value::from(target.names.model(&call.name));
+    let name = Value::from(target.names().model(&call.name));
     let value = |arguments: Value| {
-        if target.tools.is_none() {
+        if target.union.is_none() {
             return arguments;
         }
         let mut map = Map::new();

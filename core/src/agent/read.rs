@@ -26,11 +26,11 @@ pub(super) fn read(
         return native::read_calls(parser, target, &reply.tool_calls, shaped);
     }
     let rename = |name: &str| {
-        let shown = target.names.model(name);
+        let shown = target.names().model(name);
         (shown != name).then(|| shown.to_owned())
     };
     let renamed = target
-        .names
+        .names()
         .server_names()
         .next()
         .and_then(|_| renamed_calls(raw, &rename));
@@ -57,7 +57,7 @@ fn read_text(
     // are every call, as several native calls are; the answer is one value. Where one is
     // wrong, every wrong call's violations are under its index, as `Toolset::read` says.
     let several = |read_as_one: bool| {
-        (target.tools.is_some() && reply.tool_calls.is_empty())
+        (target.union.is_some() && reply.tool_calls.is_empty())
             .then(|| several_calls(parser, &target.schema, raw, read_as_one))
             .flatten()
             .filter(|read| read.as_ref().is_err() || read.as_ref().is_ok_and(|(v, _)| v.len() > 1))
@@ -89,7 +89,7 @@ fn read_text(
             }
         }
         // A call of the type's one tool written as text: `{"name": "contact", "arguments": {…}}`.
-        if target.tools.is_none()
+        if target.union.is_none()
             && mode == Mode::Tools
             && reply.tool_calls.is_empty()
             && let Some(Value::Object(call)) = closest(raw)
@@ -102,7 +102,7 @@ fn read_text(
         // Plain text instead of a call is the answer itself, in any mode; text holding
         // JSON is an attempt at a call (or at the answer), and text that names a tool is
         // about calling it: both get a repair like any reply.
-        if target.has_answer
+        if target.has_answer()
             && reply.tool_calls.is_empty()
             && !raw.trim().is_empty()
             && !holds_json(raw)
@@ -209,8 +209,12 @@ pub(super) fn closest(text: &str) -> Option<Value> {
 /// (`search(`): prose uses such words of its own.
 fn names_a_tool(target: &Target, text: &str) -> bool {
     let lower = text.to_lowercase();
-    let shown = target.tools.iter().flatten().map(|t| t.name.as_str());
-    let spelled = target.names.server_names();
+    let shown = target
+        .tools()
+        .into_iter()
+        .flatten()
+        .map(|t| t.name.as_str());
+    let spelled = target.names().server_names();
     shown.chain(spelled).any(|name| {
         let plain = name.chars().all(char::is_alphanumeric)
             && !name.chars().skip(1).any(char::is_uppercase);

@@ -4,12 +4,12 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::conversation::ToolNames;
 use crate::dialect::{Dialect, DialectSchema};
 use crate::message::{Message, ToolCall};
 use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
 use crate::render;
-use crate::schema::{Schema, Types};
+use crate::schema::Schema;
+use crate::tool_union::{AnswerDescription, ToolDescription, ToolNames, UnionDescription};
 
 /// How the first request states the shape the reply must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -50,25 +50,12 @@ pub(crate) struct Target {
     pub example: Value,
     /// The example of a record with placeholders for its strings ([`ExampleForm::Placeholders`]).
     pub placeholders: Value,
-    /// The tools of a union of tool calls, and whether it has an answer.
-    pub tools: Option<Vec<Tool>>,
-    pub has_answer: bool,
-    /// The answer's shape in the compact form, when it is not plain text.
-    pub answer_shape: Option<String>,
-    /// The tools' names as servers spell them and as the model is shown them (the
-    /// schema's), for the calls of earlier messages.
-    pub names: ToolNames,
-    /// Whether this is the answer alone of a union of tools, asked for once the model has
-    /// said that no function fits ([`Target::answer_only`]).
-    pub only_answer: bool,
-}
-
-pub(crate) struct Tool {
-    pub name: String,
-    pub description: Option<String>,
-    pub arguments: Value,
-    /// The arguments in the compact prompt form.
-    pub shape: String,
+    /// The union of tool calls the target is, described once; `None` for any other
+    /// target.
+    pub union: Option<UnionDescription>,
+    /// The union of tools whose answer alone this is, asked for once the model has said
+    /// that no function fits ([`Target::answer_only`]).
+    pub only_answer: Option<UnionDescription>,
 }
 
 impl Target {
@@ -82,12 +69,44 @@ impl Target {
         (self.name.clone(), hasher.finish())
     }
 
+    /// The tools of a union of tool calls; `None` for any other target.
+    pub fn tools(&self) -> Option<&[ToolDescription]> {
+        self.union.as_ref().map(|u| u.tools.as_slice())
+    }
+
+    /// Whether the target is a union of tools with a direct answer, or that answer alone.
+    pub fn has_answer(&self) -> bool {
+        self.answer().is_some()
+    }
+
+    /// The answer of a union of tools, or the answer alone.
+    fn answer(&self) -> Option<&AnswerDescription> {
+        match &self.union {
+            Some(union) => union.answer.as_ref(),
+            None => self.only_answer.as_ref()?.answer.as_ref(),
+        }
+    }
+
+    /// The answer's shape in the compact form, when it is not plain text.
+    fn answer_shape(&self) -> Option<&str> {
+        self.answer()?.shape.as_deref()
+    }
+
+    /// The tools' names as servers spell them and as the model is shown them.
+    pub fn names(&self) -> &ToolNames {
+        static NONE: std::sync::LazyLock<ToolNames> = std::sync::LazyLock::new(ToolNames::default);
+        match (&self.union, &self.only_answer) {
+            (Some(union), _) | (None, Some(union)) => &union.names,
+            (None, None) => &NONE,
+        }
+    }
+
     /// Each tool's name as the model is shown it and as its server spells it.
     pub fn tool_names(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.tools.iter().flatten().map(|t| {
-            let server = self.names.server_name(&t.name).unwrap_or(&t.name);
-            (t.name.as_str(), server)
-        })
+        self.tools()
+            .into_iter()
+            .flatten()
+            .map(|t| (t.name.as_str(), t.server_name.as_str()))
     }
 
     /// The names, description and arguments' names of the tool a call `{"name": …}` names
@@ -97,10 +116,14 @@ impl Target {
         let Some(name) = call.get("name").and_then(Value::as_str) else {
             return String::new();
         };
-        let Some(tool) = self.tools.iter().flatten().find(|t| t.name == name) else {
+        let Some(tool) = self.tools().into_iter().flatten().find(|t| t.name == name) else {
             return String::new();
         };
-        let server = self.names.server_name(&tool.name).unwrap_or_default();
+        let server = if tool.server_name == tool.name {
+            ""
+        } else {
+            tool.server_name.as_str()
+        };
         let description = tool.description.as_deref().unwrap_or_default();
         // The arguments' names say what the tool is about too (`brightness`).
         let arguments: Vec<&str> = tool
@@ -116,40 +139,14 @@ impl Target {
         )
     }
 
+    /// What is asked for: a derived type or a schema of its own, described once.
     pub fn new(schema: Arc<Schema>, name: &str) -> Self {
-        let root = schema.resolve(schema.root());
-        let mut tools = Vec::new();
-        let mut has_answer = false;
-        let mut answer_shape = None;
-        let mut is_union = !root.one_of.is_empty();
-        for alt in &root.one_of {
-            let prop = |key: &str| alt.properties.iter().find(|p| p.name == key);
-            match (prop("name"), prop("arguments"), prop("answer")) {
-                (Some(n), Some(args), None) => tools.push(Tool {
-                    name: n
-                        .node
-                        .constant
-                        .as_ref()
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    description: alt
-                        .description
-                        .clone()
-                        .or_else(|| schema.resolve(&args.node).description.clone()),
-                    arguments: schema.part_to_json(&args.node),
-                    shape: render::compact::render_node(&schema, &args.node),
-                }),
-                (None, None, Some(answer)) => {
-                    has_answer = true;
-                    let node = schema.resolve(&answer.node);
-                    if node.types != Some(Types::STRING) || node.enumeration.is_some() {
-                        answer_shape = Some(render::compact::render_node(&schema, &answer.node));
-                    }
-                }
-                _ => is_union = false,
-            }
-        }
+        let union = UnionDescription::of(&schema, ToolNames::default());
+        Target::with_union(schema, name, union)
+    }
+
+    /// A union of tools already described (a `Toolset`'s), with its schema.
+    pub fn with_union(schema: Arc<Schema>, name: &str, union: Option<UnionDescription>) -> Self {
         Target {
             compact: render::compact_schema(&schema),
             // Optional keys shown as absent: with values there, small models copy them
@@ -157,11 +154,8 @@ impl Target {
             example: render::sparse_example_schema(&schema),
             placeholders: render::placeholder_example_schema(&schema),
             name: snake(name),
-            tools: (is_union && !tools.is_empty()).then_some(tools),
-            has_answer,
-            answer_shape,
-            names: ToolNames::default(),
-            only_answer: false,
+            union,
+            only_answer: None,
             schema,
         }
     }
@@ -170,15 +164,8 @@ impl Target {
     /// that one alternative, asked for with "none of the functions does what the request
     /// asks, so answer it yourself". `None` for any other target.
     pub fn answer_only(&self) -> Option<Target> {
-        if self.tools.is_none() || !self.has_answer {
-            return None;
-        }
-        let root = self.schema.resolve(self.schema.root());
-        let answer = root
-            .one_of
-            .iter()
-            .find(|alt| alt.properties.iter().any(|p| p.name == "answer"))?;
-        let mut part = self.schema.part_to_json(answer);
+        let union = crate::schema::union::ToolUnion::at_root(&self.schema)?;
+        let mut part = self.schema.part_to_json(union.answer?.alternative);
         let definitions = part.as_object_mut()?.remove("$defs");
         let mut json = json!({ "oneOf": [part] });
         if let Some(definitions) = definitions {
@@ -186,8 +173,7 @@ impl Target {
         }
         let schema = Schema::from_json(json).ok()?;
         let mut target = Target::new(Arc::new(schema), &self.name);
-        target.names = self.names.clone();
-        target.only_answer = true;
+        target.only_answer = self.union.clone();
         Some(target)
     }
 
@@ -222,9 +208,9 @@ impl Target {
             }
         };
         match mode {
-            Mode::Tools if self.tools.is_some() => {
+            Mode::Tools if self.union.is_some() => {
                 let mut text = String::from("Call the tool that fits the request.");
-                if self.has_answer {
+                if self.has_answer() {
                     text.push_str(
                         " If no tool is needed, reply with the answer as {\"answer\": …}.",
                     );
@@ -232,8 +218,8 @@ impl Target {
                 text
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
-            _ if self.only_answer => {
-                let answer = match &self.answer_shape {
+            _ if self.only_answer.is_some() => {
+                let answer = match self.answer_shape() {
                     Some(shape) => {
                         format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n")
                     }
@@ -245,7 +231,7 @@ impl Target {
                 )
             }
             // A union of tools: what each does, and when to call rather than answer.
-            _ if self.tools.is_some() => self.union_instructions(form, after_results),
+            _ if self.union.is_some() => self.union_instructions(form, after_results),
             _ => {
                 let shown = match example {
                     Some(ExampleForm::Placeholders) => {
@@ -272,7 +258,7 @@ impl Target {
             _ => "arguments in TypeScript notation; `?` marks an optional one",
         };
         let mut text = format!("You can call these functions ({notation}):\n");
-        for tool in self.tools.iter().flatten() {
+        for tool in self.tools().into_iter().flatten() {
             text.push('\n');
             if let Some(description) = &tool.description {
                 for line in description.lines() {
@@ -304,8 +290,8 @@ impl Target {
              {{\"name\": \"<function name>\", \"arguments\": {{…}}}}, the arguments taken from {source}. \
              Do not compute or make up its result yourself.\n"
         ));
-        if self.has_answer {
-            let answer = match &self.answer_shape {
+        if self.has_answer() {
+            let answer = match self.answer_shape() {
                 Some(shape) => format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n"),
                 None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
             };
@@ -346,20 +332,13 @@ impl Target {
                 request.schema = Some(converted.schema.clone());
                 shaped.whole = Some(converted);
             }
-            Mode::Tools => match &self.tools {
-                Some(tools) => {
-                    for tool in tools {
-                        let parameters = dialect
-                            .apply(tool.arguments.clone())
-                            .map_err(|e| e.to_string())?;
-                        request.tools.push(ToolSpec {
-                            name: tool.name.clone(),
-                            description: tool.description.clone(),
-                            parameters: parameters.schema.clone(),
-                        });
-                        shaped.tools.push((tool.name.clone(), parameters));
+            Mode::Tools => match &self.union {
+                Some(union) => {
+                    for tool in union.definitions(dialect).map_err(|e| e.to_string())? {
+                        request.tools.push(tool.spec());
+                        shaped.tools.push((tool.name, tool.shaped));
                     }
-                    request.tool_choice = Some(if self.has_answer {
+                    request.tool_choice = Some(if union.has_answer() {
                         ToolChoice::Auto
                     } else {
                         ToolChoice::Required
@@ -418,7 +397,7 @@ impl Target {
         } else {
             arguments
         };
-        if self.tools.is_some() {
+        if self.union.is_some() {
             format!(
                 "{{\"name\": {}, \"arguments\": {arguments}}}",
                 json!(call.name)

@@ -321,7 +321,7 @@ impl<P: Provider> Agent<P> {
                 modes: &run.modes,
                 doubts: run.doubts,
                 answer_only: run.answer_only.is_some(),
-                has_answer: ask.target.tools.is_some() && ask.target.has_answer,
+                has_answer: ask.target.union.is_some() && ask.target.has_answer(),
             };
             let next = decide::next(&state, &seen);
             match outcome {
@@ -486,8 +486,8 @@ impl<P: Provider> Agent<P> {
         let target = ask.target;
         if !self.grounded_calls
             || run.answer_only.is_some()
-            || target.tools.is_none()
-            || !target.has_answer
+            || target.union.is_none()
+            || !target.has_answer()
         {
             return None;
         }
@@ -610,7 +610,7 @@ impl<P: Provider> Agent<P> {
             None => instructions,
         };
         let mut messages = vec![Message::system(system)];
-        messages.extend(conversation::in_mode(ask.history, mode, &target.names));
+        messages.extend(conversation::in_mode(ask.history, mode, target.names()));
         if !ask.prompt.is_empty() {
             messages.push(Message::user(ask.prompt));
         }

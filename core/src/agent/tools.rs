@@ -306,7 +306,7 @@ impl<P: Provider> Agent<P> {
         tools: &Toolbox,
     ) -> Result<S, AskError> {
         let has_answer =
-            super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
+            super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer();
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
             let done = self

@@ -7,6 +7,7 @@ pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into, starts_quan
 mod impls;
 pub(crate) mod keys;
 pub(crate) mod reading;
+pub(crate) mod union;
 mod used;
 pub(crate) use used::Used;
 pub(crate) mod node;

@@ -12,12 +12,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::names::model_names;
 use super::{Answer, Source, Toolset};
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
 use crate::schema::build::Union;
+use crate::schema::union::ToolUnion;
 use crate::schema::{Generator, Node, Schema, ToolSchema, Types, load_into};
+use crate::tool_union::names::model_names;
+use crate::tool_union::{ToolNames, UnionDescription};
 
 /// The schema of a set and its model-facing names, built once per set.
 pub(super) struct Built {
@@ -25,6 +27,8 @@ pub(super) struct Built {
     /// By tool index.
     pub model_names: Vec<String>,
     pub by_model_name: HashMap<String, usize>,
+    /// The union described once; `None` for a set with no tool.
+    pub description: Option<UnionDescription>,
 }
 
 impl Clone for Built {
@@ -33,6 +37,7 @@ impl Clone for Built {
             schema: Arc::clone(&self.schema),
             model_names: self.model_names.clone(),
             by_model_name: self.by_model_name.clone(),
+            description: self.description.clone(),
         }
     }
 }
@@ -83,32 +88,20 @@ pub(super) fn check_schema(who: &str, schema: &Value, at: &str) -> Result<(), Er
 
 /// The `#[tool]` alternatives of a derived union: (index, name, description).
 pub(super) fn derived_tools(schema: &Schema) -> Option<Vec<(usize, String, Option<String>)>> {
-    let root = schema.resolve(schema.root());
-    let tools: Vec<(usize, String, Option<String>)> = root
-        .one_of
-        .iter()
-        .enumerate()
-        .filter_map(|(i, alt)| {
-            let (name, _) = tool_parts(alt)?;
-            Some((i, name.to_owned(), alt.description.clone()))
-        })
-        .collect();
-    (!tools.is_empty()).then_some(tools)
+    let union = ToolUnion::at_root(schema)?;
+    let tools = union.tools.iter().map(|tool| {
+        let description = tool.alternative.description.clone();
+        (tool.index, tool.name.to_owned(), description)
+    });
+    Some(tools.collect())
 }
 
-/// The name and the arguments of a tool-call alternative.
-fn tool_parts(alt: &Node) -> Option<(&str, &Node)> {
-    let property = |key: &str| alt.properties.iter().find(|p| p.name == key);
-    match (
-        alt.properties.len(),
-        property("name"),
-        property("arguments"),
-    ) {
-        (2, Some(name), Some(arguments)) => {
-            Some((name.node.constant.as_ref()?.as_str()?, &arguments.node))
-        }
-        _ => None,
-    }
+/// The arguments of the `index`-th alternative of a derived union the set's own
+/// generator described, found by the index [`derived_tools`] gave.
+fn derived_arguments(union: &Node, index: usize) -> Option<Node> {
+    let alt = union.one_of.get(index)?;
+    let arguments = alt.properties.iter().find(|p| p.name == "arguments")?;
+    Some(arguments.node.clone())
 }
 
 pub(super) fn build(set: &Toolset) -> Built {
@@ -130,12 +123,7 @@ pub(super) fn build(set: &Toolset) -> Built {
             Source::Json(schema) => definition(&mut generator, &tool.name, schema),
             Source::Derived {
                 union, alternative, ..
-            } => derived[*union]
-                .one_of
-                .get(*alternative)
-                .and_then(tool_parts)
-                .map(|(_, arguments)| arguments.clone())
-                .unwrap_or_default(),
+            } => derived_arguments(&derived[*union], *alternative).unwrap_or_default(),
         };
         union = union.tool(model_name, arguments, tool.description.as_deref());
     }
@@ -156,10 +144,18 @@ pub(super) fn build(set: &Toolset) -> Built {
         .enumerate()
         .map(|(i, name)| (name.clone(), i))
         .collect();
+    let names = ToolNames::new(
+        originals
+            .iter()
+            .zip(&model_names)
+            .map(|(server, model)| ((*server).to_owned(), model.clone())),
+    );
+    let description = UnionDescription::of(&schema, names);
     Built {
         schema: Arc::new(schema),
         model_names,
         by_model_name,
+        description,
     }
 }
 

@@ -5,44 +5,9 @@ use serde_json::Value;
 
 use super::Toolset;
 use crate::Error;
-use crate::dialect::{Change, Dialect, DialectSchema};
-use crate::error::{Violation, ViolationKind, quote};
-use crate::provider::ToolSpec;
+use crate::dialect::Dialect;
 use crate::render;
-
-/// One tool as a provider's native tool calling takes it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolDefinition {
-    /// The name the model sees and calls (see [`Toolset::model_name`]).
-    pub name: String,
-    /// The name as the server spells it.
-    pub original_name: String,
-    pub description: Option<String>,
-    /// The arguments' JSON Schema in the dialect.
-    pub parameters: Value,
-    /// What the dialect changed: keywords moved into descriptions and the like. What it
-    /// dropped is still enforced when the reply is read.
-    pub changes: Vec<Change>,
-    shaped: DialectSchema,
-}
-
-impl ToolDefinition {
-    /// Arguments written against [`ToolDefinition::parameters`] as the tool's own schema
-    /// reads them: without the nulls OpenAI strict mode asks for in place of absent
-    /// optional keys, and out of the wrapper of a root that is not an object.
-    pub fn restore(&self, arguments: Value) -> Value {
-        self.shaped.unwrap(arguments)
-    }
-
-    /// The tool as a provider request carries it.
-    pub fn spec(&self) -> ToolSpec {
-        ToolSpec {
-            name: self.name.clone(),
-            description: self.description.clone(),
-            parameters: self.parameters.clone(),
-        }
-    }
-}
+use crate::tool_union::ToolDefinition;
 
 impl Toolset {
     /// Every tool in a provider's dialect, in order: the model-facing name, the
@@ -90,44 +55,9 @@ impl Toolset {
     /// # Ok::<(), toolschema::Error>(())
     /// ```
     pub fn definitions(&self, dialect: Dialect) -> Result<Vec<ToolDefinition>, Error> {
-        let schema = self.schema();
-        let root = schema.resolve(schema.root());
-        let mut out = Vec::with_capacity(self.tools.len());
-        let mut errors = Vec::new();
-        let tools = root.one_of.iter().take(self.tools.len());
-        for ((tool, alt), model_name) in self.tools.iter().zip(tools).zip(&self.built().model_names)
-        {
-            let Some(arguments) = alt.properties.iter().find(|p| p.name == "arguments") else {
-                continue;
-            };
-            // As the agent's request for a derived union takes them.
-            let description = alt
-                .description
-                .clone()
-                .or_else(|| schema.resolve(&arguments.node).description.clone());
-            match dialect.apply(schema.part_to_json(&arguments.node)) {
-                Ok(shaped) => out.push(ToolDefinition {
-                    name: model_name.clone(),
-                    original_name: tool.name.clone(),
-                    description,
-                    parameters: shaped.schema.clone(),
-                    changes: shaped.changes.clone(),
-                    shaped,
-                }),
-                Err(e) => errors.extend(e.into_violations().into_iter().map(|v| {
-                    Violation::new(
-                        v.pointer(),
-                        ViolationKind::Invalid {
-                            message: format!("tool {}: {}", quote(&tool.name), v.kind()),
-                        },
-                    )
-                })),
-            }
-        }
-        if errors.is_empty() {
-            Ok(out)
-        } else {
-            Err(Error::new(errors))
+        match self.description() {
+            Some(union) => union.definitions(dialect),
+            None => Ok(Vec::new()),
         }
     }
 

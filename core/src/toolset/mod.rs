@@ -54,7 +54,6 @@ mod check;
 mod choice;
 mod describe;
 mod load;
-pub(crate) mod names;
 
 use std::any::TypeId;
 use std::collections::HashMap;
@@ -66,10 +65,10 @@ use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
 use crate::schema::{Generator, Node, Schema, ToolSchema};
 
+pub use crate::tool_union::ToolDefinition;
+pub use crate::tool_union::names::is_model_name;
 pub use check::{CheckPanic, Rejection, one_of};
 pub use choice::{Call, Choice, ReadError};
-pub use describe::ToolDefinition;
-pub use names::is_model_name;
 
 use build::Built;
 use check::Check;
@@ -441,6 +440,12 @@ impl Toolset {
     /// Built once, on first use, in time linear in the size of the tools' schemas.
     pub fn schema(&self) -> &Arc<Schema> {
         &self.built().schema
+    }
+
+    /// The set as one description of a union of tools, which everything that writes or
+    /// reads its tools takes; `None` for a set with no tool.
+    pub(crate) fn description(&self) -> Option<&crate::tool_union::UnionDescription> {
+        self.built().description.as_ref()
     }
 
     fn built(&self) -> &Built {

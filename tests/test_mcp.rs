@@ -365,6 +365,31 @@ async fn a_server_that_never_answers_times_out_in_the_handshake_and_is_killed() 
     assert_gone(pid).await;
 }
 
+/// A server that writes one line without end to stderr is read with a bounded buffer,
+/// and an error quotes the start of the line it has not finished. (The launcher writes
+/// the line, then hands the pipe to the server on another descriptor, so that the pipe
+/// stays open and the line unfinished.)
+#[cfg(unix)]
+#[tokio::test]
+async fn an_unfinished_endless_line_on_stderr_is_quoted_by_its_start() {
+    let script = r#"head -c 6000000 /dev/zero | tr '\0' x >&2; exec 3>&2 2>/dev/null; exec "$0""#;
+    let spec = ServerSpec::stdio("noisy", "sh")
+        .args(["-c", script, TEST_SERVER])
+        .timeouts(short().with_call(Duration::from_millis(700)));
+    let server = Server::connect(spec).await.expect("connected through sh");
+    let err = server.call("hang", json!({})).await.unwrap_err();
+    assert!(
+        matches!(&err, McpError::Timeout { .. }),
+        "expected a timeout, got {err:?}"
+    );
+    assert_eq!(err.stderr(), [format!("{}…", "x".repeat(400))]);
+    let output = server
+        .call("echo", json!({"text": "after"}))
+        .await
+        .expect("ran");
+    assert_eq!(output.text, "after");
+}
+
 #[tokio::test]
 async fn a_program_that_does_not_exist_is_a_spawn_error_naming_the_command() {
     let err = Server::connect(ServerSpec::stdio("ghost", "toolschema-no-such-server").arg("--x"))

@@ -4,6 +4,7 @@
 //!
 //! `recovery/shapes.rs`: a value for an object's one required field, an object wrapped in
 //! a key the schema lacks, several values for a list, an enum value with a note.
+//! `recovery/abbreviations.rs`: an enum value written as its abbreviation.
 //! `recovery/joined_lists.rs`: several lists where one is expected.
 //! `recovery/keys.rs`: keys in another case, unknown keys. `recovery/envelopes.rs`: tool
 //! calls in other envelopes, and the shape to write when a union reply cannot be read.
@@ -71,6 +72,9 @@ fn text(value: &Value) -> String {
 
 #[path = "recovery/shapes.rs"]
 mod shapes;
+
+#[path = "recovery/abbreviations.rs"]
+mod abbreviations;
 
 #[path = "recovery/keys.rs"]
 mod keys;

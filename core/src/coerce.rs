@@ -5,12 +5,13 @@
 //! Two kinds of change are made. Conversions keep the value and change its JSON type
 //! (`"42"` → `42`, one value → a one-item list, an enum value in another case). Readings
 //! change the shape around the values the model wrote (`shapes`, `keys`, `enums`,
-//! `several`): a value put under an object's one required field, an object taken out of a
-//! key the schema lacks, a key renamed, an enum value taken out of a note; under
-//! [`Coercion::Lenient`], a key dropped and several values read as a list. A reading is
-//! taken only where it makes the value fit, and among the alternatives of a union only
-//! where it makes exactly one fit.
+//! `abbreviations`, `several`): a value put under an object's one required field, an
+//! object taken out of a key the schema lacks, a key renamed, an enum value taken out of
+//! a note or abbreviated; under [`Coercion::Lenient`], a key dropped and several values
+//! read as a list. A reading is taken only where it makes the value fit, and among the
+//! alternatives of a union only where it makes exactly one fit.
 
+mod abbreviations;
 mod enums;
 mod keys;
 mod several;
@@ -36,10 +37,11 @@ pub enum Coercion {
     /// `"42"` → `42` for a number, `"true"` → `true`, an integer → its digits for text,
     /// one value → a one-item list where a list is expected, JSON inside a string where
     /// an object or array is expected, an enum value matched ignoring case and
-    /// `-`/`_`/space, followed by a note, or abbreviated (`ml` for `milliliter`, where no
-    /// other value fits); a value put under an object's one required
-    /// field, an object taken out of a key the schema lacks, keys renamed that differ from
-    /// a field only in case or separators, and tool calls written in other envelopes.
+    /// `-`/`_`/space, followed by a note, or abbreviated without a vowel (`ml` for
+    /// `milliliter` where no other value fits; never a word: `no` is not `normal`); a
+    /// value put under an object's one required field, an object taken out of a key the
+    /// schema lacks, keys renamed that differ from a field only in case or separators,
+    /// and tool calls written in other envelopes.
     #[default]
     Safe,
     /// `Safe`, and two readings that take the model's word less literally: keys that are
@@ -186,9 +188,11 @@ impl<'s> Coercer<'s> {
                         to: only.to_owned(),
                     })
                     .or_else(|| {
-                        enums::abbreviated(s, allowed).map(|only| FixKind::EnumAbbreviation {
-                            from: s.clone(),
-                            to: only.to_owned(),
+                        abbreviations::abbreviated(s, allowed).map(|only| {
+                            FixKind::EnumAbbreviation {
+                                from: s.clone(),
+                                to: only.to_owned(),
+                            }
                         })
                     }),
                 _ => None,

@@ -112,8 +112,8 @@ pub enum FixKind {
     /// An enum value followed by prose or in Markdown (`"positive - warm tone"`,
     /// `**HIGH**`) was read as the one allowed value it names.
     EnumInProse { from: String, to: String },
-    /// An enum value written as its abbreviation (`"ml"`, `"tbsp"`) was read as the one
-    /// allowed value it abbreviates.
+    /// An enum value written as its abbreviation without a vowel (`"ml"`, `"tbsp"`) was
+    /// read as the one allowed value it abbreviates.
     EnumAbbreviation { from: String, to: String },
     /// A value where an object with one required field was expected was put under that
     /// field (`"Paris"` → `{"city": "Paris"}`, `[…]` → `{"items": […]}`).

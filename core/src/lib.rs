@@ -113,6 +113,12 @@ pub mod model {
     pub use crate::schema::{DefId, Discriminator, Pattern, Property, Types};
 }
 
+/// The README's examples, compiled and run with the doctests. Some use the MCP client, so
+/// they are built with the `mcp` feature (which `cargo test --workspace` turns on).
+#[cfg(all(doctest, feature = "mcp"))]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 use serde_json::Value;
 
 /// Reads `T` from JSON text, strictly: no coercion, no unknown keys, every constraint

@@ -164,22 +164,63 @@ impl<P: Provider> Agent<P> {
         self
     }
 
+    /// The sampling temperature sent with every attempt. By default none is sent, so the
+    /// server's own default applies (1 at OpenAI and Anthropic); repair attempts use
+    /// [`Agent::repair_temperature`] when it is set.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use toolschema::{Agent, ToolSchema};
+    /// use toolschema::provider::Scripted;
+    ///
+    /// #[derive(ToolSchema, Debug)]
+    /// struct City { name: String }
+    ///
+    /// let model = Scripted::new([r#"{"name": "Oslo"}"#, r#"{"name": "Oslo"}"#]);
+    /// let _: City = Agent::new(model.clone()).ask("Capital of Norway?").await?;
+    /// let _: City = Agent::new(model.clone()).temperature(0.0).ask("Capital of Norway?").await?;
+    /// assert_eq!(model.requests()[0].temperature, None);
+    /// assert_eq!(model.requests()[1].temperature, Some(0.0));
+    /// # Ok::<(), toolschema::AskError>(())
+    /// # }).unwrap();
+    /// ```
     pub fn temperature(mut self, temperature: f32) -> Self {
         self.temperature = Some(temperature);
         self
     }
 
-    /// The temperature of repair attempts (by default the same as the first).
+    /// The temperature of repair attempts (by default that of [`Agent::temperature`],
+    /// and none when that is not set either).
     pub fn repair_temperature(mut self, temperature: f32) -> Self {
         self.repair_temperature = Some(temperature);
         self
     }
 
     /// At most this many tokens per reply (`max_tokens`). By default the cap is sized
-    /// from the shape asked for ([`ReplyCap::Sized`]): a server told no limit lets a reply
-    /// run to the end of its context, and a small model under a grammar can loop until it
-    /// gets there. A reply cut at the cap is reported as cut
-    /// ([`ViolationKind::CutOff`](crate::ViolationKind::CutOff)).
+    /// from the shape asked for ([`ReplyCap::Sized`]: 1 024 tokens, plus one for every two
+    /// characters of the shape's compact prompt form, at most 4 096): a server told no
+    /// limit lets a reply run to the end of its context, and a small model under a
+    /// grammar can loop until it gets there. A reply cut at the cap is reported as cut
+    /// ([`ViolationKind::CutOff`](crate::ViolationKind::CutOff)). [`Agent::reply_cap`]
+    /// chooses how the cap is made, or sends none.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use toolschema::{Agent, ToolSchema};
+    /// use toolschema::provider::Scripted;
+    ///
+    /// #[derive(ToolSchema, Debug)]
+    /// struct City { name: String }
+    ///
+    /// let model = Scripted::new([r#"{"name": "Oslo"}"#, r#"{"name": "Oslo"}"#]);
+    /// let _: City = Agent::new(model.clone()).ask("Capital of Norway?").await?;
+    /// let _: City = Agent::new(model.clone()).max_tokens(256).ask("Capital of Norway?").await?;
+    /// let sized = model.requests()[0].max_tokens.unwrap();
+    /// assert!((1_024..=4_096).contains(&sized));
+    /// assert_eq!(model.requests()[1].max_tokens, Some(256));
+    /// # Ok::<(), toolschema::AskError>(())
+    /// # }).unwrap();
+    /// ```
     pub fn max_tokens(mut self, tokens: u32) -> Self {
         self.max_tokens = ReplyCap::Fixed(tokens);
         self

@@ -1,6 +1,5 @@
 //! An enum value followed by prose or dressed in Markdown: `"positive - warm tone"`,
-//! `**HIGH**`, `` `in_progress` (started Monday) ``; an enum value written as its
-//! abbreviation: `"ml"`, `"kg"`, `"tbsp"`.
+//! `**HIGH**`, `` `in_progress` (started Monday) ``.
 
 use serde_json::Value;
 
@@ -27,28 +26,6 @@ fn spelled_at(words: &[String], start: usize, value: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// Abbreviations this long at most are read: units and the like (`ml`, `tbsp`), not words.
-const MAX_ABBREVIATION: usize = 5;
-
-/// The one allowed value `text` abbreviates: two to five letters (a final `.` aside),
-/// the first of them the value's first, all of them in the value in order (`ml` for
-/// `milliliter`, `tbsp` for `tablespoon`). None when two values fit (`tsp`: `teaspoon`
-/// and `tablespoon`), when one letter is all there is (`g`), or when the text is longer.
-pub(super) fn abbreviated<'v>(text: &str, allowed: &'v [Value]) -> Option<&'v str> {
-    let short = text.trim().trim_end_matches('.').to_ascii_lowercase();
-    if !(2..=MAX_ABBREVIATION).contains(&short.len())
-        || !short.bytes().all(|b| b.is_ascii_alphabetic())
-    {
-        return None;
-    }
-    let mut fits = allowed.iter().filter_map(Value::as_str).filter(|value| {
-        let value = value.to_lowercase();
-        value.len() > short.len() && crate::validate::suggest::abbreviates(&short, &value)
-    });
-    let only = fits.next()?;
-    fits.next().is_none().then_some(only)
 }
 
 /// The one allowed value a text names, read as a model writes it with commentary: the

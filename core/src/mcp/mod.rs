@@ -48,6 +48,7 @@ mod run;
 mod server;
 mod servers;
 mod spec;
+mod stderr;
 
 pub use error::{McpError, Operation};
 pub use output::ToolOutput;

@@ -11,8 +11,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{Peer, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 
-use super::process::{self, StderrTail};
+use super::process;
 use super::spec::{HttpSpec, ServerSpec, Timeouts, TransportSpec};
+use super::stderr::StderrTail;
 use super::{McpError, Operation, ToolOutput};
 
 /// How long a failed stdio server gets to finish writing its stderr before the error

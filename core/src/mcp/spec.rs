@@ -78,6 +78,9 @@ impl Timeouts {
 
 /// How to reach one MCP server, under the name that namespaces its tools.
 ///
+/// Its `Debug` form shows the names of the environment variables but not their values,
+/// and whether there is a bearer token but not the token.
+///
 /// ```
 /// use toolschema::mcp::ServerSpec;
 ///
@@ -100,7 +103,7 @@ pub(super) enum TransportSpec {
     Http(HttpSpec),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(super) struct StdioSpec {
     pub program: OsString,
     pub args: Vec<OsString>,
@@ -108,10 +111,51 @@ pub(super) struct StdioSpec {
     pub cwd: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(super) struct HttpSpec {
     pub url: String,
     pub bearer: Option<String>,
+}
+
+/// Stands for a secret in `Debug`: a spec is printed in logs and panics, and the
+/// environment of a child process and a bearer token are where credentials go.
+struct Redacted;
+
+impl fmt::Debug for Redacted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// The names of the environment variables, each with its value redacted.
+struct RedactedEnv<'a>(&'a [(OsString, OsString)]);
+
+impl fmt::Debug for RedactedEnv<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.0.iter().map(|(key, _)| (key, Redacted)))
+            .finish()
+    }
+}
+
+impl fmt::Debug for StdioSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StdioSpec")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("env", &RedactedEnv(&self.env))
+            .field("cwd", &self.cwd)
+            .finish()
+    }
+}
+
+impl fmt::Debug for HttpSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpSpec")
+            .field("url", &self.url)
+            .field("bearer", &self.bearer.as_ref().map(|_| Redacted))
+            .finish()
+    }
 }
 
 impl ServerSpec {
@@ -211,5 +255,41 @@ impl ServerSpec {
 impl fmt::Display for ServerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.name, self.target())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_shows_neither_the_bearer_token_nor_the_values_of_the_environment() {
+        let http = ServerSpec::http("docs", "https://example.com/mcp").bearer("tok-3141592653");
+        let stdio = ServerSpec::stdio("db", "db-server")
+            .arg("--read-only")
+            .env("DB_PASSWORD", "hunter2-swordfish")
+            .env("API_KEY", "sk-271828182845");
+        for shown in [
+            format!("{http:?}"),
+            format!("{http:#?}"),
+            format!("{stdio:?}"),
+            format!("{stdio:#?}"),
+        ] {
+            for secret in ["tok-3141592653", "hunter2-swordfish", "sk-271828182845"] {
+                assert!(!shown.contains(secret), "{secret} in {shown}");
+            }
+        }
+        // What is not secret still shows, so the form stays useful.
+        let http = format!("{http:?}");
+        assert!(http.contains("https://example.com/mcp"), "{http}");
+        assert!(http.contains("bearer: Some(<redacted>)"), "{http}");
+        let stdio = format!("{stdio:?}");
+        assert!(stdio.contains("\"--read-only\""), "{stdio}");
+        assert!(
+            stdio.contains(r#"env: {"DB_PASSWORD": <redacted>, "API_KEY": <redacted>}"#),
+            "{stdio}"
+        );
+        let no_token = format!("{:?}", ServerSpec::http("open", "http://localhost/mcp"));
+        assert!(no_token.contains("bearer: None"), "{no_token}");
     }
 }

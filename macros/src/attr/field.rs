@@ -11,6 +11,7 @@ use super::{
     each_serde, get_check_path, get_lit_str, misplaced_dialect, skip,
 };
 use crate::ctxt::Ctxt;
+use crate::ty::{self, Kind};
 
 /// Attributes on a field.
 pub struct Field {
@@ -178,7 +179,8 @@ impl Field {
                     }
                 }
                 DIALECT => misplaced_dialect(cx, meta, "field")?,
-                _ => return Ok(false),
+                // #[schema(min = 1)]: a bound outside `range` or `length`
+                _ => return bare_bound(cx, meta, key, &field.ty),
             }
             Ok(true)
         });
@@ -216,6 +218,46 @@ fn is_literal(expr: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// `#[schema(min = 1)]` and the like: a bound written on its own, as JSON Schema and
+/// validator crates name it. It belongs inside `range` (numbers) or `length` (strings and
+/// collections): the error says which for this field's type, with the value written.
+/// False for any other key, which is then an unknown attribute like any other.
+fn bare_bound(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+    field_ty: &syn::Type,
+) -> syn::Result<bool> {
+    let (bound, of_length) = match key {
+        "min" | "minimum" => (MIN, false),
+        "max" | "maximum" => (MAX, false),
+        "min_length" | "minLength" | "min_len" | "min_items" | "minItems" => (MIN, true),
+        "max_length" | "maxLength" | "max_len" | "max_items" | "maxItems" => (MAX, true),
+        _ => return Ok(false),
+    };
+    let value = if meta.input.peek(Token![=]) {
+        let expr: Expr = meta.value()?.parse()?;
+        expr.to_token_stream().to_string().replace("- ", "-")
+    } else {
+        skip(meta)?;
+        "…".to_owned()
+    };
+    let range = format!("`range({bound} = {value})`");
+    let length = format!("`length({bound} = {value})`");
+    let suggestion = match (of_length, ty::kind(field_ty)) {
+        (true, _) | (false, Kind::String | Kind::Collection) => length,
+        (false, Kind::Number) => range,
+        (false, Kind::Bool | Kind::Unknown) => {
+            format!("{range} for a number or {length} for a string or a collection")
+        }
+    };
+    cx.error_spanned_by(
+        &meta.path,
+        format!("unknown schema attribute `{key}`; did you mean {suggestion}?"),
+    );
+    Ok(true)
 }
 
 /// `range(min = 0, max = 150)`, either bound optional.

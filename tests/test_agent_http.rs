@@ -43,3 +43,6 @@ mod native_calls;
 
 #[path = "agent_http/secrets.rs"]
 mod secrets;
+
+#[path = "agent_http/loop_record.rs"]
+mod loop_record;

@@ -5,7 +5,7 @@
 //! the value (`agent.ask::<T>(prompt).await?`). Before it is awaited it takes earlier
 //! messages ([`Ask::history`]) and a cancel token ([`Ask::cancel`]); [`Ask::answered`]
 //! gives the value with what it took; [`Ask::run`] makes it a tool loop, which takes the
-//! same options.
+//! same options, and whose [`ToolLoop::ran`] gives the answer with what the loop did.
 
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
@@ -13,6 +13,7 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use super::ran::Ran;
 use super::run::Success;
 use super::tools::{Start, Toolbox};
 use super::{Agent, AskError, Attempt, CancelToken};
@@ -253,7 +254,15 @@ impl<'a, P: Provider> IntoFuture for Ask<'a, P, Tools<'a>> {
 }
 
 /// A tool loop, built by [`Ask::run`]: awaited, it gives the answer (the `#[answer]`
-/// variant of a derived union, the answer's value of a [`Toolset`]).
+/// variant of a derived union, the answer's value of a [`Toolset`]); [`ToolLoop::ran`]
+/// gives it with what the loop did: each call ([`ToolRun`](super::ToolRun): its step,
+/// the tool as the model named it and as its server spells it, the arguments, and the
+/// output or error the model was told), every attempt of every step and their tokens.
+/// While it runs, each call is reported as it starts ([`Event::ToolCalled`]) and as it
+/// comes back ([`Event::ToolReturned`]).
+///
+/// [`Event::ToolCalled`]: super::Event::ToolCalled
+/// [`Event::ToolReturned`]: super::Event::ToolReturned
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -278,9 +287,15 @@ impl<'a, P: Provider> IntoFuture for Ask<'a, P, Tools<'a>> {
 ///     r#"{"name": "time_get_current_time", "arguments": {"timezone": "Europe/Oslo"}}"#,
 ///     r#"{"answer": "It is 14:00 in Oslo."}"#,
 /// ]);
-/// let answer = Agent::new(model.clone()).ask_tools(&tools, "Time in Oslo?").run(&toolbox).await?;
-/// assert_eq!(answer, json!("It is 14:00 in Oslo."));
+/// let agent = Agent::new(model.clone());
+/// let ran = agent.ask_tools(&tools, "Time in Oslo?").run(&toolbox).ran().await?;
+/// assert_eq!(ran.answer, json!("It is 14:00 in Oslo."));
 /// assert!(model.request_texts()[1].contains(r#"Error from time_get_current_time: unknown time zone Some("Oslo")"#));
+/// let results: Vec<_> = ran.calls.iter().map(|call| call.result.clone()).collect();
+/// assert_eq!(results, [Err(r#"unknown time zone Some("Oslo")"#.to_owned()), Ok("14:00".to_owned())]);
+/// assert_eq!(ran.calls[1].tool, "time.get_current_time");
+/// assert_eq!(ran.calls[1].name, "time_get_current_time");
+/// assert_eq!((ran.steps, ran.attempts.len()), (3, 3));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
 /// ```
@@ -304,15 +319,33 @@ impl<'a, P: Provider, K> ToolLoop<'a, P, K> {
     }
 }
 
+impl<'a, P: Provider, S: ToolSchema + Send + 'a> ToolLoop<'a, P, Typed<S>> {
+    /// Runs the loop: the answer, with every call it ran and what came back, every
+    /// attempt of every step and their usage (see [`ToolLoop`]).
+    pub async fn ran(self) -> Result<Ran<S>, AskError> {
+        let start = self.ask.start();
+        self.ask.agent.run_steps::<S>(start, self.toolbox).await
+    }
+}
+
+impl<'a, P: Provider> ToolLoop<'a, P, Tools<'a>> {
+    /// Runs the loop: the answer, with every call it ran and what came back, every
+    /// attempt of every step and their usage (see [`ToolLoop`]).
+    pub async fn ran(self) -> Result<Ran<Value>, AskError> {
+        let start = self.ask.start();
+        self.ask
+            .agent
+            .run_choice_steps(start, self.ask.kind.0, self.toolbox)
+            .await
+    }
+}
+
 impl<'a, P: Provider, S: ToolSchema + Send + 'a> IntoFuture for ToolLoop<'a, P, Typed<S>> {
     type Output = Result<S, AskError>;
     type IntoFuture = Sent<'a, S>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let start = self.ask.start();
-            self.ask.agent.run_steps::<S>(start, self.toolbox).await
-        })
+        Box::pin(async move { self.ran().await.map(|ran| ran.answer) })
     }
 }
 
@@ -321,12 +354,6 @@ impl<'a, P: Provider> IntoFuture for ToolLoop<'a, P, Tools<'a>> {
     type IntoFuture = Sent<'a, Value>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let start = self.ask.start();
-            self.ask
-                .agent
-                .run_choice_steps(start, self.ask.kind.0, self.toolbox)
-                .await
-        })
+        Box::pin(async move { self.ran().await.map(|ran| ran.answer) })
     }
 }

@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::conversation::ToolNames;
+use super::ran::Ran;
 use super::request::Target;
 use super::run::{Question, Refused, Success};
 use super::tools::{Start, Step, StepCall, Toolbox};
@@ -94,7 +95,7 @@ impl<P: Provider> Agent<P> {
         start: Start<'_>,
         tools: &Toolset,
         toolbox: &Toolbox,
-    ) -> Result<Value, AskError> {
+    ) -> Result<Ran<Value>, AskError> {
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
             let done = self.ask_tools_in(tools, &history, "", "", cancel).await?;

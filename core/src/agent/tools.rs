@@ -9,9 +9,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::ran::Ran;
 use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
-use crate::provider::{Mode, Provider, Reply};
+use crate::provider::{Provider, Reply};
 use crate::schema::ToolSchema;
 
 /// Why a tool handler registered with [`Toolbox::tool_that_may_end`] gave no output.
@@ -72,7 +73,7 @@ type Handler = Box<
 /// ```
 pub struct Toolbox {
     handlers: HashMap<String, Handler>,
-    max_steps: usize,
+    pub(super) max_steps: usize,
 }
 
 impl Default for Toolbox {
@@ -199,7 +200,7 @@ impl Toolbox {
 
     /// Runs the handler of `name`. A handler that panics (building its future or while
     /// it runs) does not unwind into the loop: the panic comes back as a [`ToolPanic`].
-    async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, Halt> {
+    pub(super) async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, Halt> {
         use futures_util::FutureExt;
         let Some(handler) = self.handlers.get(name) else {
             return Ok(StepOutcome::Failed {
@@ -225,7 +226,7 @@ impl Toolbox {
 }
 
 /// A tool call that ends the run.
-enum Halt {
+pub(super) enum Halt {
     Panicked(ToolPanic),
     Failed {
         tool: String,
@@ -234,7 +235,9 @@ enum Halt {
 }
 
 impl Halt {
-    fn into_error(self, attempts: Vec<Attempt>) -> AskError {
+    /// The run's error; the loop adds the attempts.
+    pub(super) fn into_error(self) -> AskError {
+        let attempts = Vec::new();
         match self {
             Halt::Panicked(panic) => AskError::ToolPanicked { panic, attempts },
             Halt::Failed { tool, error } => AskError::ToolFailed {
@@ -304,7 +307,7 @@ impl<P: Provider> Agent<P> {
         &self,
         start: Start<'_>,
         tools: &Toolbox,
-    ) -> Result<S, AskError> {
+    ) -> Result<Ran<S>, AskError> {
         let has_answer =
             super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
         let cancel = start.cancel;
@@ -336,116 +339,6 @@ impl<P: Provider> Agent<P> {
         };
         self.tool_loop(start, tools, has_answer, step).await
     }
-
-    /// The loop: asks for a step after the conversation so far; runs the calls it makes
-    /// and feeds their results (or errors, marked as such) back, until a step answers.
-    pub(super) async fn tool_loop<A, F, Fut>(
-        &self,
-        start: Start<'_>,
-        tools: &Toolbox,
-        has_answer: bool,
-        step: F,
-    ) -> Result<A, AskError>
-    where
-        F: Fn(Vec<Message>) -> Fut,
-        Fut: Future<Output = Result<Stepped<A>, AskError>>,
-    {
-        let mut history = start.history.to_vec();
-        if !start.prompt.is_empty() {
-            history.push(Message::user(start.prompt));
-        }
-        let mut all_attempts = Vec::new();
-        // Small models follow a direct request to answer better than a choice.
-        let next = if has_answer {
-            " Now answer the user's question with {\"answer\": \"...\"}."
-        } else {
-            ""
-        };
-        // Calls already run, with their results: a repeated call is not run again.
-        let mut done: Vec<(String, Value, String)> = Vec::new();
-        for _ in 0..tools.max_steps {
-            let (calls, reply) = match step(history.clone()).await {
-                Ok((Step::Answer(answer), _)) => return Ok(answer),
-                Ok((Step::Calls { calls, reply }, attempts)) => {
-                    all_attempts.extend(attempts);
-                    (calls, reply)
-                }
-                Err(mut e) => {
-                    prepend(&mut e, std::mem::take(&mut all_attempts));
-                    return Err(e);
-                }
-            };
-            let native = !reply.tool_calls.is_empty() && self.mode_used_tools(&reply);
-            // Natively the calls and results follow the provider's protocol. As text, they
-            // go back in one user message: small models copy an assistant turn that holds
-            // a call instead of answering.
-            if native {
-                let made = calls.iter().map(|c| c.call.clone()).collect();
-                history.push(Message::assistant_calls(reply.text.clone(), made));
-            }
-            let mut report = Vec::new();
-            for StepCall { call, tool } in &calls {
-                let arguments = match &call.arguments {
-                    Arguments::Json(v) => v.clone(),
-                    Arguments::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
-                };
-                let earlier = done
-                    .iter()
-                    .find(|(name, args, _)| *name == call.name && *args == arguments)
-                    .map(|(_, _, result)| result.clone());
-                let mut failed = false;
-                let content = match earlier {
-                    Some(result) => format!(
-                        "You already called {} with these arguments; do not call it again. {result}.",
-                        call.name
-                    ),
-                    None => {
-                        let name = &call.name;
-                        let result = match tools.call(tool, arguments.clone()).await {
-                            Ok(StepOutcome::Ran { output, .. }) => {
-                                format!("Result of {name}: {output}")
-                            }
-                            Ok(StepOutcome::Failed { error, .. }) => {
-                                failed = true;
-                                format!("Error from {name}: {error}")
-                            }
-                            Err(halt) => return Err(halt.into_error(all_attempts)),
-                        };
-                        done.push((call.name.clone(), arguments.clone(), result.clone()));
-                        result
-                    }
-                };
-                if native && failed {
-                    history.push(Message::tool_error(call.id.clone(), content));
-                } else if native {
-                    history.push(Message::tool_result(call.id.clone(), content));
-                } else {
-                    let called = serde_json::json!({ "name": call.name, "arguments": arguments });
-                    let called_text = super::conversation::CALLED;
-                    report.push(format!("{called_text}{called}. {content}"));
-                }
-            }
-            if !report.is_empty() {
-                history.push(Message::user(format!("{}{next}", report.join("\n"))));
-            }
-        }
-        Err(AskError::StepLimit {
-            steps: tools.max_steps,
-            attempts: all_attempts,
-        })
-    }
-
-    fn mode_used_tools(&self, _reply: &crate::provider::Reply) -> bool {
-        self.mode == Mode::Tools
-            || (self.mode == Mode::Auto && self.provider.auto_modes().first() == Some(&Mode::Tools))
-    }
-}
-
-fn prepend(error: &mut AskError, earlier: Vec<Attempt>) {
-    let attempts = error.attempts_mut();
-    let mut all = earlier;
-    all.append(attempts);
-    *attempts = all;
 }
 
 #[cfg(test)]

@@ -46,3 +46,6 @@ mod secrets;
 
 #[path = "agent_http/loop_record.rs"]
 mod loop_record;
+
+#[path = "agent_http/handler_names.rs"]
+mod handler_names;

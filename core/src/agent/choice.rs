@@ -116,7 +116,14 @@ impl<P: Provider> Agent<P> {
             };
             Ok((step, done.attempts))
         };
-        self.tool_loop(start, toolbox, tools.has_answer(), step)
+        let union = tools.names().map(|name| {
+            (
+                tools.model_name(name).unwrap_or(name).to_owned(),
+                name.to_owned(),
+            )
+        });
+        let union = Some(union.collect());
+        self.tool_loop(start, toolbox, &union, tools.has_answer(), step)
             .await
     }
 

@@ -16,6 +16,7 @@ mod cap;
 mod choice;
 mod conversation;
 mod decide;
+mod dispatch;
 mod doubts;
 mod error;
 mod events;
@@ -37,6 +38,7 @@ use tracing::{Instrument, info_span};
 
 pub use asking::{Answered, Ask, Sent, ToolLoop, Tools, Typed};
 pub use cap::ReplyCap;
+pub use dispatch::UnknownHandler;
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
 pub use ran::{Ran, ToolRun};

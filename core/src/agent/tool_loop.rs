@@ -6,6 +6,7 @@ use std::future::Future;
 
 use serde_json::Value;
 
+use super::dispatch::{Handlers, UnionTools};
 use super::ran::{Ran, ToolRun};
 use super::tools::{Start, Step, StepCall, StepOutcome, Stepped, Toolbox};
 use super::{Agent, AskError, Attempt, Event};
@@ -19,6 +20,7 @@ impl<P: Provider> Agent<P> {
         &self,
         start: Start<'_>,
         tools: &Toolbox,
+        union: &UnionTools,
         has_answer: bool,
         step: F,
     ) -> Result<Ran<A>, AskError>
@@ -26,6 +28,7 @@ impl<P: Provider> Agent<P> {
         F: Fn(Vec<Message>) -> Fut,
         Fut: Future<Output = Result<Stepped<A>, AskError>>,
     {
+        let handlers = Handlers::new(union, tools.names())?;
         let mut history = start.history.to_vec();
         if !start.prompt.is_empty() {
             history.push(Message::user(start.prompt));
@@ -73,7 +76,10 @@ impl<P: Provider> Agent<P> {
                 let repeated = earlier.is_some();
                 let result = match earlier {
                     Some(result) => result,
-                    None => match self.call_tool(tools, number, tool, &arguments).await {
+                    None => match self
+                        .call_tool(tools, number, tool, handlers.of(tool), &arguments)
+                        .await
+                    {
                         Ok(result) => result,
                         Err(error) => {
                             let mut error = error.into_error();
@@ -130,6 +136,7 @@ impl<P: Provider> Agent<P> {
         tools: &Toolbox,
         step: usize,
         tool: &str,
+        handler: &str,
         arguments: &Value,
     ) -> Result<Result<String, String>, super::tools::Halt> {
         self.emit(Event::ToolCalled {
@@ -137,7 +144,7 @@ impl<P: Provider> Agent<P> {
             tool: tool.to_owned(),
             arguments: arguments.clone(),
         });
-        let result = match tools.call(tool, arguments.clone()).await? {
+        let result = match tools.call(handler, arguments.clone()).await? {
             StepOutcome::Ran { output, .. } => Ok(output),
             StepOutcome::Failed { error, .. } => Err(error),
         };

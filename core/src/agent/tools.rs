@@ -39,8 +39,14 @@ type Handler = Box<
 
 /// Async tools registered by name, for a tool loop ([`Ask::run`](super::Ask::run)): for
 /// the `#[tool]` variants of a union, or for the tools of a [`Toolset`](crate::Toolset) by
-/// the names the servers spell, with the arguments read as a `serde_json::Value`. A
-/// handler's `Err` goes back to the model marked as an error.
+/// the names the servers spell (or the names the model is shown), with the arguments read
+/// as a `serde_json::Value`. A handler's `Err` goes back to the model marked as an error.
+///
+/// When the loop starts, each handler's name is checked against the union: a name no
+/// tool has (`"GetExchangeRate"` for the tool `get_exchange_rate`) ends it at once, before
+/// any model call, with [`AskError::UnknownHandlers`] naming the closest tool. A tool
+/// with no handler is no error: the model may never call it, and a call of it goes back
+/// to the model as an error (no such tool is available).
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -192,6 +198,11 @@ impl Toolbox {
         self
     }
 
+    /// The names the handlers are registered under.
+    pub(super) fn names(&self) -> impl Iterator<Item = &str> {
+        self.handlers.keys().map(String::as_str)
+    }
+
     /// The most model steps one run may take.
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps.max(1);
@@ -308,8 +319,13 @@ impl<P: Provider> Agent<P> {
         start: Start<'_>,
         tools: &Toolbox,
     ) -> Result<Ran<S>, AskError> {
-        let has_answer =
-            super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer;
+        let target = super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name());
+        let union = target.tools.is_some().then(|| {
+            let names = target.tool_names();
+            names
+                .map(|(shown, server)| (shown.to_owned(), server.to_owned()))
+                .collect()
+        });
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
             let done = self
@@ -337,7 +353,8 @@ impl<P: Provider> Agent<P> {
                 .collect();
             Ok((Step::Calls { calls, reply }, done.attempts))
         };
-        self.tool_loop(start, tools, has_answer, step).await
+        self.tool_loop(start, tools, &union, target.has_answer, step)
+            .await
     }
 }
 

@@ -49,3 +49,6 @@ mod loop_record;
 
 #[path = "agent_http/handler_names.rs"]
 mod handler_names;
+
+#[path = "agent_http/answer_beside_calls.rs"]
+mod answer_beside_calls;

@@ -20,7 +20,7 @@ use super::{Agent, AskError, Attempt, CancelToken};
 use crate::message::Message;
 use crate::provider::{Mode, Provider, Usage};
 use crate::schema::ToolSchema;
-use crate::toolset::{Choice, Toolset};
+use crate::toolset::{AnswerBeside, Choice, Toolset};
 
 /// The future an [`Ask`] or a [`ToolLoop`] becomes when awaited.
 pub type Sent<'a, O> = Pin<Box<dyn Future<Output = Result<O, AskError>> + Send + 'a>>;
@@ -186,6 +186,12 @@ impl<'a, P: Provider, K> Ask<'a, P, K> {
     /// with the `toolbox`'s handlers and their results (or errors, marked as errors) go
     /// back to the model, several calls of one reply included, until it answers. The
     /// loop starts from the history, if any, then the prompt.
+    ///
+    /// A reply that calls tools and answers too (`[{"name": "lamp_on", …}, {"answer":
+    /// "The lamp is on."}]`) is a step of calls: they run, and the answer, written before
+    /// their results (which may say otherwise), is dropped; the model answers once the
+    /// results are in. A call that repeats an earlier one with the same arguments does
+    /// not run again: the model is told so, with the earlier result.
     pub fn run(self, toolbox: &'a Toolbox) -> ToolLoop<'a, P, K> {
         ToolLoop { ask: self, toolbox }
     }
@@ -229,7 +235,14 @@ impl<'a, P: Provider> Ask<'a, P, Tools<'a>> {
     pub async fn answered(self) -> Result<Answered<Choice>, AskError> {
         let request = self.request();
         self.agent
-            .ask_tools_in(self.kind.0, self.history, self.prompt, request, self.cancel)
+            .ask_tools_in(
+                self.kind.0,
+                self.history,
+                self.prompt,
+                request,
+                self.cancel,
+                AnswerBeside::Refused,
+            )
             .await
             .map(Answered::from_success)
     }

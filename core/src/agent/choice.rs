@@ -15,7 +15,7 @@ use super::{Agent, Ask, AskError, CancelToken, Tools};
 use crate::Error;
 use crate::message::Message;
 use crate::provider::Provider;
-use crate::toolset::{Choice, ReadError, Toolset};
+use crate::toolset::{AnswerBeside, Choice, ReadError, Toolset};
 
 impl<P: Provider> Agent<P> {
     /// Asks which tools of a run-time union to call, or for its answer: the same loop as
@@ -98,7 +98,10 @@ impl<P: Provider> Agent<P> {
     ) -> Result<Ran<Value>, AskError> {
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
-            let done = self.ask_tools_in(tools, &history, "", "", cancel).await?;
+            let dropped = AnswerBeside::Dropped;
+            let done = self
+                .ask_tools_in(tools, &history, "", "", cancel, dropped)
+                .await?;
             let (choice, reply) = (done.value, done.reply);
             let step = match choice {
                 Choice::Answer(answer) => Step::Answer(answer),
@@ -135,6 +138,7 @@ impl<P: Provider> Agent<P> {
         prompt: &str,
         request: &str,
         cancel: Option<&CancelToken>,
+        beside: AnswerBeside,
     ) -> Result<Success<Choice>, AskError> {
         if tools.is_empty() && !tools.has_answer() {
             return Err(AskError::Schema {
@@ -150,13 +154,15 @@ impl<P: Provider> Agent<P> {
             Some((name.to_owned(), shown.to_owned()))
         }));
         let build = |values: &[Value]| {
-            tools.choose(values.to_vec()).map_err(|e| match e {
-                ReadError::Invalid(e) => Refused::Invalid(e),
-                ReadError::CheckPanicked(panic) => {
-                    let error = Error::from(ReadError::CheckPanicked(panic.clone()));
-                    Refused::CheckPanicked(panic, error)
-                }
-            })
+            tools
+                .choose_as(values.to_vec(), beside)
+                .map_err(|e| match e {
+                    ReadError::Invalid(e) => Refused::Invalid(e),
+                    ReadError::CheckPanicked(panic) => {
+                        let error = Error::from(ReadError::CheckPanicked(panic.clone()));
+                        Refused::CheckPanicked(panic, error)
+                    }
+                })
         };
         let ask = Question {
             target: &target,

@@ -332,19 +332,16 @@ impl<P: Provider> Agent<P> {
                 .ask_in::<S>(&history, "", "", cancel, super::Several::Each)
                 .await?;
             let (values, reply) = (done.values, done.reply);
-            // The answer ends the loop, even beside calls in the same reply.
-            match values.iter().position(|v| v.get("answer").is_some()) {
-                Some(0) => return Ok((Step::Answer(done.value), done.attempts)),
-                Some(i) => {
-                    if let Ok(answer) = S::from_json(values[i].clone()) {
-                        return Ok((Step::Answer(answer), done.attempts));
-                    }
-                }
-                None => {}
+            // An answer beside calls was written before their results: the calls run, the
+            // answer is dropped, and the model answers again once the results are in.
+            let is_call = |v: &Value| v.get("answer").is_none();
+            if !values.iter().any(is_call) {
+                return Ok((Step::Answer(done.value), done.attempts));
             }
             let calls = values
                 .iter()
                 .enumerate()
+                .filter(|(_, v)| is_call(v))
                 .map(|(i, v)| {
                     let name = v.get("name").and_then(Value::as_str).unwrap_or_default();
                     let arguments = v.get("arguments").cloned().unwrap_or(Value::Null);

@@ -67,6 +67,7 @@ use crate::error::{Violation, ViolationKind, quote};
 use crate::schema::{Generator, Node, Schema, ToolSchema};
 
 pub use check::{CheckPanic, Rejection, one_of};
+pub(crate) use choice::AnswerBeside;
 pub use choice::{Call, Choice, ReadError};
 pub use describe::ToolDefinition;
 pub use names::is_model_name;

@@ -15,7 +15,9 @@ use serde_json::Value;
 
 use super::ran::Ran;
 use super::run::Success;
-use super::tools::{Start, Toolbox};
+use super::runner::ToolRunner;
+use super::tool_loop::Runner;
+use super::tools::Start;
 use super::{Agent, AskError, Attempt, CancelToken};
 use crate::message::Message;
 use crate::provider::{Mode, Provider, Usage};
@@ -183,8 +185,9 @@ impl<'a, P: Provider, K> Ask<'a, P, K> {
     }
 
     /// The tool loop over this ask: each step is asked for as this ask is; the calls run
-    /// with the `toolbox`'s handlers and their results (or errors, marked as errors) go
-    /// back to the model, several calls of one reply included, until it answers. The
+    /// with `tools` (a [`Toolbox`](super::Toolbox) of handlers, MCP `Servers` or `McpTools` under the
+    /// feature `mcp`, any [`ToolRunner`]) and their results (or errors, marked as errors)
+    /// go back to the model, several calls of one reply included, until it answers. The
     /// loop starts from the history, if any, then the prompt.
     ///
     /// A reply that calls tools and answers too (`[{"name": "lamp_on", …}, {"answer":
@@ -192,8 +195,12 @@ impl<'a, P: Provider, K> Ask<'a, P, K> {
     /// their results (which may say otherwise), is dropped; the model answers once the
     /// results are in. A call that repeats an earlier one with the same arguments does
     /// not run again: the model is told so, with the earlier result.
-    pub fn run(self, toolbox: &'a Toolbox) -> ToolLoop<'a, P, K> {
-        ToolLoop { ask: self, toolbox }
+    pub fn run<R: ToolRunner>(self, tools: &'a R) -> ToolLoop<'a, P, K> {
+        ToolLoop {
+            ask: self,
+            tools,
+            max_steps: None,
+        }
     }
 
     /// The user's request that repair prompts quote: the prompt, or else the history's
@@ -315,7 +322,8 @@ impl<'a, P: Provider> IntoFuture for Ask<'a, P, Tools<'a>> {
 #[must_use = "a tool loop does nothing until it is awaited"]
 pub struct ToolLoop<'a, P, K> {
     ask: Ask<'a, P, K>,
-    toolbox: &'a Toolbox,
+    tools: &'a dyn ToolRunner,
+    max_steps: Option<usize>,
 }
 
 impl<'a, P: Provider, K> ToolLoop<'a, P, K> {
@@ -330,14 +338,29 @@ impl<'a, P: Provider, K> ToolLoop<'a, P, K> {
         self.ask.cancel = Some(cancel);
         self
     }
+
+    /// The most model steps the loop may take (by default its runner's,
+    /// [`ToolRunner::step_limit`]: what [`Toolbox::max_steps`](super::Toolbox::max_steps) set, else 8); past them it
+    /// ends with [`AskError::StepLimit`].
+    pub fn max_steps(mut self, steps: usize) -> Self {
+        self.max_steps = Some(steps.max(1));
+        self
+    }
+
+    fn runner(&self) -> Runner<'a> {
+        Runner {
+            tools: self.tools,
+            max_steps: self.max_steps.unwrap_or_else(|| self.tools.step_limit()),
+        }
+    }
 }
 
 impl<'a, P: Provider, S: ToolSchema + Send + 'a> ToolLoop<'a, P, Typed<S>> {
     /// Runs the loop: the answer, with every call it ran and what came back, every
     /// attempt of every step and their usage (see [`ToolLoop`]).
     pub async fn ran(self) -> Result<Ran<S>, AskError> {
-        let start = self.ask.start();
-        self.ask.agent.run_steps::<S>(start, self.toolbox).await
+        let (start, runner) = (self.ask.start(), self.runner());
+        self.ask.agent.run_steps::<S>(start, runner).await
     }
 }
 
@@ -345,10 +368,10 @@ impl<'a, P: Provider> ToolLoop<'a, P, Tools<'a>> {
     /// Runs the loop: the answer, with every call it ran and what came back, every
     /// attempt of every step and their usage (see [`ToolLoop`]).
     pub async fn ran(self) -> Result<Ran<Value>, AskError> {
-        let start = self.ask.start();
+        let (start, runner) = (self.ask.start(), self.runner());
         self.ask
             .agent
-            .run_choice_steps(start, self.ask.kind.0, self.toolbox)
+            .run_choice_steps(start, self.ask.kind.0, runner)
             .await
     }
 }

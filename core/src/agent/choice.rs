@@ -10,6 +10,7 @@ use super::conversation::ToolNames;
 use super::ran::Ran;
 use super::request::Target;
 use super::run::{Question, Refused, Success};
+use super::tool_loop::Runner;
 use super::tools::{Start, Step, StepCall, Toolbox};
 use super::{Agent, Ask, AskError, CancelToken, Tools};
 use crate::Error;
@@ -94,7 +95,7 @@ impl<P: Provider> Agent<P> {
         &self,
         start: Start<'_>,
         tools: &Toolset,
-        toolbox: &Toolbox,
+        runner: Runner<'_>,
     ) -> Result<Ran<Value>, AskError> {
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
@@ -126,7 +127,7 @@ impl<P: Provider> Agent<P> {
             )
         });
         let union = Some(union.collect());
-        self.tool_loop(start, toolbox, &union, tools.has_answer(), step)
+        self.tool_loop(start, runner, &union, tools.has_answer(), step)
             .await
     }
 

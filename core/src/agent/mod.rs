@@ -28,6 +28,7 @@ mod read;
 mod request;
 mod retry;
 mod run;
+mod runner;
 mod tool_loop;
 mod tools;
 
@@ -44,7 +45,10 @@ pub use events::{Event, Metrics};
 pub use ran::{Ran, ToolRun};
 pub use request::{ExampleForm, PromptForm};
 pub use retry::{Backoff, CancelToken, Delays};
-pub use tools::{StepOutcome, ToolFailure, ToolPanic, Toolbox};
+pub use runner::ToolRunner;
+#[allow(deprecated)]
+pub use tools::StepOutcome;
+pub use tools::{ToolFailure, ToolPanic, Toolbox};
 
 use crate::Error;
 use crate::coerce::Coercion;

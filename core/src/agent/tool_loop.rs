@@ -3,15 +3,25 @@
 //! keeps the record of what it did.
 
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use futures_util::FutureExt;
 use serde_json::Value;
 
 use super::dispatch::{Handlers, UnionTools};
 use super::ran::{Ran, ToolRun};
-use super::tools::{Start, Step, StepCall, StepOutcome, Stepped, Toolbox};
-use super::{Agent, AskError, Attempt, Event};
+use super::runner::ToolRunner;
+use super::tools::{Start, Step, StepCall, Stepped};
+use super::{Agent, AskError, Attempt, Event, ToolFailure, ToolPanic};
 use crate::message::{Arguments, Message};
 use crate::provider::{Mode, Provider, Reply};
+
+/// What runs a loop's calls, and the most steps it may take.
+#[derive(Clone, Copy)]
+pub(super) struct Runner<'a> {
+    pub tools: &'a dyn ToolRunner,
+    pub max_steps: usize,
+}
 
 impl<P: Provider> Agent<P> {
     /// The loop: asks for a step after the conversation so far (`step`); runs the calls
@@ -19,7 +29,7 @@ impl<P: Provider> Agent<P> {
     pub(super) async fn tool_loop<A, F, Fut>(
         &self,
         start: Start<'_>,
-        tools: &Toolbox,
+        runner: Runner<'_>,
         union: &UnionTools,
         has_answer: bool,
         step: F,
@@ -28,7 +38,9 @@ impl<P: Provider> Agent<P> {
         F: Fn(Vec<Message>) -> Fut,
         Fut: Future<Output = Result<Stepped<A>, AskError>>,
     {
-        let handlers = Handlers::new(union, tools.names())?;
+        let Runner { tools, max_steps } = runner;
+        let registered = tools.handler_names();
+        let handlers = Handlers::new(union, registered.iter().map(String::as_str))?;
         let mut history = start.history.to_vec();
         if !start.prompt.is_empty() {
             history.push(Message::user(start.prompt));
@@ -42,7 +54,7 @@ impl<P: Provider> Agent<P> {
         } else {
             ""
         };
-        for number in 1..=tools.max_steps {
+        for number in 1..=max_steps {
             let (step, taken) = match step(history.clone()).await {
                 Ok(stepped) => stepped,
                 Err(mut e) => {
@@ -81,8 +93,7 @@ impl<P: Provider> Agent<P> {
                         .await
                     {
                         Ok(result) => result,
-                        Err(error) => {
-                            let mut error = error.into_error();
+                        Err(mut error) => {
                             prepend(&mut error, attempts);
                             return Err(error);
                         }
@@ -124,29 +135,52 @@ impl<P: Provider> Agent<P> {
             }
         }
         Err(AskError::StepLimit {
-            steps: tools.max_steps,
+            steps: max_steps,
             attempts,
         })
     }
 
     /// Runs one call, between its two events: what goes back to the model, or the
-    /// failure that ends the run.
+    /// error that ends the run. A runner that panics (building its future or while it
+    /// runs) does not unwind into the loop: the panic ends the run.
     async fn call_tool(
         &self,
-        tools: &Toolbox,
+        tools: &dyn ToolRunner,
         step: usize,
         tool: &str,
         handler: &str,
         arguments: &Value,
-    ) -> Result<Result<String, String>, super::tools::Halt> {
+    ) -> Result<Result<String, String>, AskError> {
         self.emit(Event::ToolCalled {
             step,
             tool: tool.to_owned(),
             arguments: arguments.clone(),
         });
-        let result = match tools.call(handler, arguments.clone()).await? {
-            StepOutcome::Ran { output, .. } => Ok(output),
-            StepOutcome::Failed { error, .. } => Err(error),
+        let ran = match catch_unwind(AssertUnwindSafe(|| {
+            tools.run_tool(handler, arguments.clone())
+        })) {
+            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
+            Err(payload) => Err(payload),
+        };
+        let attempts = Vec::new();
+        let result = match ran {
+            Ok(Ok(output)) => Ok(output),
+            Ok(Err(ToolFailure::ForModel(error))) => Err(error),
+            Ok(Err(ToolFailure::EndsRun(error))) => {
+                let tool = handler.to_owned();
+                return Err(AskError::ToolFailed {
+                    tool,
+                    error,
+                    attempts,
+                });
+            }
+            Err(payload) => {
+                let panic = ToolPanic {
+                    tool: handler.to_owned(),
+                    message: crate::panic::message(payload.as_ref()),
+                };
+                return Err(AskError::ToolPanicked { panic, attempts });
+            }
         };
         self.emit(Event::ToolReturned {
             step,

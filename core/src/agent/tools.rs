@@ -3,13 +3,15 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 
+use async_trait::async_trait;
 use serde_json::Value;
 
 use super::ran::Ran;
+use super::runner::ToolRunner;
+use super::tool_loop::Runner;
 use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
 use crate::provider::{Provider, Reply};
@@ -79,7 +81,7 @@ type Handler = Box<
 /// ```
 pub struct Toolbox {
     handlers: HashMap<String, Handler>,
-    pub(super) max_steps: usize,
+    max_steps: usize,
 }
 
 impl Default for Toolbox {
@@ -110,6 +112,10 @@ impl std::fmt::Display for ToolPanic {
 }
 
 /// What one step of the loop did, for callers that drive it themselves.
+#[deprecated(
+    since = "0.2.0",
+    note = "the loop no longer gives it: its record of each call is `ToolRun`, from `ToolLoop::ran`"
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepOutcome {
     /// A tool ran and returned this.
@@ -198,65 +204,31 @@ impl Toolbox {
         self
     }
 
-    /// The names the handlers are registered under.
-    pub(super) fn names(&self) -> impl Iterator<Item = &str> {
-        self.handlers.keys().map(String::as_str)
-    }
-
-    /// The most model steps one run may take.
+    /// The most model steps one run may take (8 by default; a loop may say otherwise:
+    /// [`ToolLoop::max_steps`](super::ToolLoop::max_steps)).
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps.max(1);
         self
     }
+}
 
-    /// Runs the handler of `name`. A handler that panics (building its future or while
-    /// it runs) does not unwind into the loop: the panic comes back as a [`ToolPanic`].
-    pub(super) async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, Halt> {
-        use futures_util::FutureExt;
-        let Some(handler) = self.handlers.get(name) else {
-            return Ok(StepOutcome::Failed {
-                tool: name.to_owned(),
-                error: format!("no tool named {name:?} is available"),
-            });
-        };
-        let ran = match catch_unwind(AssertUnwindSafe(|| handler(arguments))) {
-            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
-            Err(payload) => Err(payload),
-        };
-        let tool = name.to_owned();
-        match ran {
-            Ok(Ok(output)) => Ok(StepOutcome::Ran { tool, output }),
-            Ok(Err(ToolFailure::ForModel(error))) => Ok(StepOutcome::Failed { tool, error }),
-            Ok(Err(ToolFailure::EndsRun(error))) => Err(Halt::Failed { tool, error }),
-            Err(payload) => Err(Halt::Panicked(ToolPanic {
-                tool,
-                message: crate::panic::message(payload.as_ref()),
-            })),
+#[async_trait]
+impl ToolRunner for Toolbox {
+    async fn run_tool(&self, name: &str, arguments: Value) -> Result<String, ToolFailure> {
+        match self.handlers.get(name) {
+            Some(handler) => handler(arguments).await,
+            None => Err(ToolFailure::ForModel(format!(
+                "no tool named {name:?} is available"
+            ))),
         }
     }
-}
 
-/// A tool call that ends the run.
-pub(super) enum Halt {
-    Panicked(ToolPanic),
-    Failed {
-        tool: String,
-        error: Arc<dyn std::error::Error + Send + Sync>,
-    },
-}
+    fn handler_names(&self) -> Vec<String> {
+        self.handlers.keys().cloned().collect()
+    }
 
-impl Halt {
-    /// The run's error; the loop adds the attempts.
-    pub(super) fn into_error(self) -> AskError {
-        let attempts = Vec::new();
-        match self {
-            Halt::Panicked(panic) => AskError::ToolPanicked { panic, attempts },
-            Halt::Failed { tool, error } => AskError::ToolFailed {
-                tool,
-                error,
-                attempts,
-            },
-        }
+    fn step_limit(&self) -> usize {
+        self.max_steps
     }
 }
 
@@ -317,7 +289,7 @@ impl<P: Provider> Agent<P> {
     pub(super) async fn run_steps<S: ToolSchema>(
         &self,
         start: Start<'_>,
-        tools: &Toolbox,
+        tools: Runner<'_>,
     ) -> Result<Ran<S>, AskError> {
         let target = super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name());
         let union = target.tools.is_some().then(|| {

@@ -1,7 +1,8 @@
 //! A model with the tools of a real MCP server: the official time server
 //! (`mcp-server-time`, from PyPI), started as a child process and spoken to over stdio.
 //! Each step of the loop is printed: the model's attempts, what was rejected and
-//! repaired, each `tools/call` and its result, and the answer.
+//! repaired, each `tools/call` and its result, and the answer. The loop is the agent's,
+//! the same as a toolbox's: `agent.ask_tools(&tools, prompt).run(&servers)`.
 //!
 //! ```sh
 //! scripts/mcp-servers                      # installs mcp-server-time into target/
@@ -19,17 +20,20 @@ use std::path::PathBuf;
 
 use toolschema::Agent;
 use toolschema::agent::Event;
-use toolschema::mcp::{McpRunError, ServerSpec, Servers};
+use toolschema::mcp::{ServerSpec, Servers};
 
 const DEFAULT_PROMPT: &str = "What time is it in Tokyo right now? And when it is 09:30 in New York, what time is it in Berlin?";
 
 fn show(event: &Event) {
-    // Every event but the bare arrival of a reply, one line each.
-    if matches!(event, Event::ReplyReceived { .. }) {
-        return;
-    }
+    // Every event but the bare arrival of a reply, one line each; the tool calls are the
+    // server's part.
+    let who = match event {
+        Event::ReplyReceived { .. } => return,
+        Event::ToolCalled { .. } | Event::ToolReturned { .. } => "mcp  ",
+        _ => "model",
+    };
     for line in event.to_string().lines() {
-        println!("  model · {line}");
+        println!("  {who} · {line}");
     }
 }
 
@@ -75,16 +79,15 @@ async fn main() {
             std::process::exit(1);
         }
     };
-    let tools = servers.loop_tools_observed(|call| println!("  mcp   · {call}"));
-    let tools = match tools {
-        Ok(tools) => tools.max_steps(5),
+    let tools = match servers.toolset() {
+        Ok(tools) => tools.with_answer(),
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(1);
         }
     };
-    for name in tools.toolset().names() {
-        let shown = tools.toolset().model_name(name).unwrap_or(name);
+    for name in tools.names() {
+        let shown = tools.model_name(name).unwrap_or(name);
         println!("  tool  · {name} (shown to the model as {shown})");
     }
 
@@ -97,21 +100,29 @@ async fn main() {
         .max_attempts(3)
         .temperature(0.0)
         .on_event(show);
-    match agent.run_mcp_tools(&tools, &prompt).await {
-        Ok(run) => {
-            println!("\n=> {}", run.answer);
-            println!("   ({} tool call(s))", run.calls.len());
+    // The same tool loop as a toolbox's, its calls sent to the servers.
+    let ran = agent
+        .ask_tools(&tools, &prompt)
+        .run(&servers)
+        .max_steps(5)
+        .ran()
+        .await;
+    match ran {
+        Ok(ran) => {
+            println!("\n=> {}", ran.answer);
+            println!(
+                "   ({} tool call(s), {} step(s), {} tokens)",
+                ran.calls.len(),
+                ran.steps,
+                ran.usage.total()
+            );
         }
-        Err(McpRunError::Ask { error, calls }) => {
+        Err(error) => {
             println!("\n=> no answer: {error}");
             for attempt in error.attempts() {
                 println!("   attempt {}: {:?}", attempt.number(), attempt.raw());
             }
-            for call in calls {
-                println!("   call {call}");
-            }
         }
-        Err(e) => println!("\n=> {e}"),
     }
     servers.close().await;
 }

@@ -45,3 +45,12 @@ mod native_calls;
 mod one_union;
 #[path = "agent_http/secrets.rs"]
 mod secrets;
+
+#[path = "agent_http/loop_record.rs"]
+mod loop_record;
+
+#[path = "agent_http/handler_names.rs"]
+mod handler_names;
+
+#[path = "agent_http/answer_beside_calls.rs"]
+mod answer_beside_calls;

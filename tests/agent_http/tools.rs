@@ -254,24 +254,6 @@ async fn the_tool_loop_stops_at_its_step_limit() {
 }
 
 #[tokio::test]
-async fn an_answer_beside_calls_ends_the_loop() {
-    // Calls and the answer written as one JSON array of steps.
-    let steps = r#"[{"name": "get_time", "arguments": {"city": "Oslo"}}, {"answer": "14:00"}]"#;
-    let (server, provider) = openai(vec![chat(steps)]).await;
-    let tools = Toolbox::new().tool("get_time", |_: GetTime| async {
-        Ok::<_, String>("14:00".to_owned())
-    });
-    let agent = Agent::new(provider).mode(Mode::Prompt);
-    let answer: Step = agent
-        .ask("Time in Oslo?")
-        .run(&tools)
-        .await
-        .expect("an answer");
-    assert_eq!(answer, Step::Answer("14:00".into()));
-    assert_eq!(bodies(&server).await.len(), 1);
-}
-
-#[tokio::test]
 async fn null_for_an_absent_argument_is_read_as_absent() {
     #[derive(ToolSchema, Debug, PartialEq)]
     struct Search {

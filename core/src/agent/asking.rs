@@ -5,7 +5,7 @@
 //! the value (`agent.ask::<T>(prompt).await?`). Before it is awaited it takes earlier
 //! messages ([`Ask::history`]) and a cancel token ([`Ask::cancel`]); [`Ask::answered`]
 //! gives the value with what it took; [`Ask::run`] makes it a tool loop, which takes the
-//! same options.
+//! same options, and whose [`ToolLoop::ran`] gives the answer with what the loop did.
 
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
@@ -13,13 +13,16 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use super::ran::Ran;
 use super::run::Success;
-use super::tools::{Start, Toolbox};
+use super::runner::ToolRunner;
+use super::tool_loop::Runner;
+use super::tools::Start;
 use super::{Agent, AskError, Attempt, CancelToken};
 use crate::message::Message;
 use crate::provider::{Mode, Provider, Usage};
 use crate::schema::ToolSchema;
-use crate::toolset::{Choice, Toolset};
+use crate::toolset::{AnswerBeside, Choice, Toolset};
 
 /// The future an [`Ask`] or a [`ToolLoop`] becomes when awaited.
 pub type Sent<'a, O> = Pin<Box<dyn Future<Output = Result<O, AskError>> + Send + 'a>>;
@@ -182,11 +185,22 @@ impl<'a, P: Provider, K> Ask<'a, P, K> {
     }
 
     /// The tool loop over this ask: each step is asked for as this ask is; the calls run
-    /// with the `toolbox`'s handlers and their results (or errors, marked as errors) go
-    /// back to the model, several calls of one reply included, until it answers. The
+    /// with `tools` (a [`Toolbox`](super::Toolbox) of handlers, MCP `Servers` or `McpTools` under the
+    /// feature `mcp`, any [`ToolRunner`]) and their results (or errors, marked as errors)
+    /// go back to the model, several calls of one reply included, until it answers. The
     /// loop starts from the history, if any, then the prompt.
-    pub fn run(self, toolbox: &'a Toolbox) -> ToolLoop<'a, P, K> {
-        ToolLoop { ask: self, toolbox }
+    ///
+    /// A reply that calls tools and answers too (`[{"name": "lamp_on", …}, {"answer":
+    /// "The lamp is on."}]`) is a step of calls: they run, and the answer, written before
+    /// their results (which may say otherwise), is dropped; the model answers once the
+    /// results are in. A call that repeats an earlier one with the same arguments does
+    /// not run again: the model is told so, with the earlier result.
+    pub fn run<R: ToolRunner>(self, tools: &'a R) -> ToolLoop<'a, P, K> {
+        ToolLoop {
+            ask: self,
+            tools,
+            max_steps: None,
+        }
     }
 
     /// The user's request that repair prompts quote: the prompt, or else the history's
@@ -228,7 +242,14 @@ impl<'a, P: Provider> Ask<'a, P, Tools<'a>> {
     pub async fn answered(self) -> Result<Answered<Choice>, AskError> {
         let request = self.request();
         self.agent
-            .ask_tools_in(self.kind.0, self.history, self.prompt, request, self.cancel)
+            .ask_tools_in(
+                self.kind.0,
+                self.history,
+                self.prompt,
+                request,
+                self.cancel,
+                AnswerBeside::Refused,
+            )
             .await
             .map(Answered::from_success)
     }
@@ -253,7 +274,15 @@ impl<'a, P: Provider> IntoFuture for Ask<'a, P, Tools<'a>> {
 }
 
 /// A tool loop, built by [`Ask::run`]: awaited, it gives the answer (the `#[answer]`
-/// variant of a derived union, the answer's value of a [`Toolset`]).
+/// variant of a derived union, the answer's value of a [`Toolset`]); [`ToolLoop::ran`]
+/// gives it with what the loop did: each call ([`ToolRun`](super::ToolRun): its step,
+/// the tool as the model named it and as its server spells it, the arguments, and the
+/// output or error the model was told), every attempt of every step and their tokens.
+/// While it runs, each call is reported as it starts ([`Event::ToolCalled`]) and as it
+/// comes back ([`Event::ToolReturned`]).
+///
+/// [`Event::ToolCalled`]: super::Event::ToolCalled
+/// [`Event::ToolReturned`]: super::Event::ToolReturned
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -278,16 +307,23 @@ impl<'a, P: Provider> IntoFuture for Ask<'a, P, Tools<'a>> {
 ///     r#"{"name": "time_get_current_time", "arguments": {"timezone": "Europe/Oslo"}}"#,
 ///     r#"{"answer": "It is 14:00 in Oslo."}"#,
 /// ]);
-/// let answer = Agent::new(model.clone()).ask_tools(&tools, "Time in Oslo?").run(&toolbox).await?;
-/// assert_eq!(answer, json!("It is 14:00 in Oslo."));
+/// let agent = Agent::new(model.clone());
+/// let ran = agent.ask_tools(&tools, "Time in Oslo?").run(&toolbox).ran().await?;
+/// assert_eq!(ran.answer, json!("It is 14:00 in Oslo."));
 /// assert!(model.request_texts()[1].contains(r#"Error from time_get_current_time: unknown time zone Some("Oslo")"#));
+/// let results: Vec<_> = ran.calls.iter().map(|call| call.result.clone()).collect();
+/// assert_eq!(results, [Err(r#"unknown time zone Some("Oslo")"#.to_owned()), Ok("14:00".to_owned())]);
+/// assert_eq!(ran.calls[1].tool, "time.get_current_time");
+/// assert_eq!(ran.calls[1].name, "time_get_current_time");
+/// assert_eq!((ran.steps, ran.attempts.len()), (3, 3));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// # }).unwrap();
 /// ```
 #[must_use = "a tool loop does nothing until it is awaited"]
 pub struct ToolLoop<'a, P, K> {
     ask: Ask<'a, P, K>,
-    toolbox: &'a Toolbox,
+    tools: &'a dyn ToolRunner,
+    max_steps: Option<usize>,
 }
 
 impl<'a, P: Provider, K> ToolLoop<'a, P, K> {
@@ -302,6 +338,42 @@ impl<'a, P: Provider, K> ToolLoop<'a, P, K> {
         self.ask.cancel = Some(cancel);
         self
     }
+
+    /// The most model steps the loop may take (by default its runner's,
+    /// [`ToolRunner::step_limit`]: what [`Toolbox::max_steps`](super::Toolbox::max_steps) set, else 8); past them it
+    /// ends with [`AskError::StepLimit`].
+    pub fn max_steps(mut self, steps: usize) -> Self {
+        self.max_steps = Some(steps.max(1));
+        self
+    }
+
+    fn runner(&self) -> Runner<'a> {
+        Runner {
+            tools: self.tools,
+            max_steps: self.max_steps.unwrap_or_else(|| self.tools.step_limit()),
+        }
+    }
+}
+
+impl<'a, P: Provider, S: ToolSchema + Send + 'a> ToolLoop<'a, P, Typed<S>> {
+    /// Runs the loop: the answer, with every call it ran and what came back, every
+    /// attempt of every step and their usage (see [`ToolLoop`]).
+    pub async fn ran(self) -> Result<Ran<S>, AskError> {
+        let (start, runner) = (self.ask.start(), self.runner());
+        self.ask.agent.run_steps::<S>(start, runner).await
+    }
+}
+
+impl<'a, P: Provider> ToolLoop<'a, P, Tools<'a>> {
+    /// Runs the loop: the answer, with every call it ran and what came back, every
+    /// attempt of every step and their usage (see [`ToolLoop`]).
+    pub async fn ran(self) -> Result<Ran<Value>, AskError> {
+        let (start, runner) = (self.ask.start(), self.runner());
+        self.ask
+            .agent
+            .run_choice_steps(start, self.ask.kind.0, runner)
+            .await
+    }
 }
 
 impl<'a, P: Provider, S: ToolSchema + Send + 'a> IntoFuture for ToolLoop<'a, P, Typed<S>> {
@@ -309,10 +381,7 @@ impl<'a, P: Provider, S: ToolSchema + Send + 'a> IntoFuture for ToolLoop<'a, P, 
     type IntoFuture = Sent<'a, S>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let start = self.ask.start();
-            self.ask.agent.run_steps::<S>(start, self.toolbox).await
-        })
+        Box::pin(async move { self.ran().await.map(|ran| ran.answer) })
     }
 }
 
@@ -321,12 +390,6 @@ impl<'a, P: Provider> IntoFuture for ToolLoop<'a, P, Tools<'a>> {
     type IntoFuture = Sent<'a, Value>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let start = self.ask.start();
-            self.ask
-                .agent
-                .run_choice_steps(start, self.ask.kind.0, self.toolbox)
-                .await
-        })
+        Box::pin(async move { self.ran().await.map(|ran| ran.answer) })
     }
 }

@@ -6,14 +6,16 @@
 
 use serde_json::Value;
 
+use super::ran::Ran;
 use super::request::Target;
 use super::run::{Question, Refused, Success};
+use super::tool_loop::Runner;
 use super::tools::{Start, Step, StepCall, Toolbox};
 use super::{Agent, Ask, AskError, CancelToken, Tools};
 use crate::Error;
 use crate::message::Message;
 use crate::provider::Provider;
-use crate::toolset::{Choice, ReadError, Toolset};
+use crate::toolset::{AnswerBeside, Choice, ReadError, Toolset};
 
 impl<P: Provider> Agent<P> {
     /// Asks which tools of a run-time union to call, or for its answer: the same loop as
@@ -92,11 +94,14 @@ impl<P: Provider> Agent<P> {
         &self,
         start: Start<'_>,
         tools: &Toolset,
-        toolbox: &Toolbox,
-    ) -> Result<Value, AskError> {
+        runner: Runner<'_>,
+    ) -> Result<Ran<Value>, AskError> {
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
-            let done = self.ask_tools_in(tools, &history, "", "", cancel).await?;
+            let dropped = AnswerBeside::Dropped;
+            let done = self
+                .ask_tools_in(tools, &history, "", "", cancel, dropped)
+                .await?;
             let (choice, reply) = (done.value, done.reply);
             let step = match choice {
                 Choice::Answer(answer) => Step::Answer(answer),
@@ -114,7 +119,7 @@ impl<P: Provider> Agent<P> {
             };
             Ok((step, done.attempts))
         };
-        self.tool_loop(start, toolbox, tools.has_answer(), step)
+        self.tool_loop(start, runner, tools.description(), tools.has_answer(), step)
             .await
     }
 
@@ -126,6 +131,7 @@ impl<P: Provider> Agent<P> {
         prompt: &str,
         request: &str,
         cancel: Option<&CancelToken>,
+        beside: AnswerBeside,
     ) -> Result<Success<Choice>, AskError> {
         if tools.is_empty() && !tools.has_answer() {
             return Err(AskError::Schema {
@@ -141,13 +147,15 @@ impl<P: Provider> Agent<P> {
             tools.description().cloned(),
         );
         let build = |values: &[Value]| {
-            tools.choose(values.to_vec()).map_err(|e| match e {
-                ReadError::Invalid(e) => Refused::Invalid(e),
-                ReadError::CheckPanicked(panic) => {
-                    let error = Error::from(ReadError::CheckPanicked(panic.clone()));
-                    Refused::CheckPanicked(panic, error)
-                }
-            })
+            tools
+                .choose_as(values.to_vec(), beside)
+                .map_err(|e| match e {
+                    ReadError::Invalid(e) => Refused::Invalid(e),
+                    ReadError::CheckPanicked(panic) => {
+                        let error = Error::from(ReadError::CheckPanicked(panic.clone()));
+                        Refused::CheckPanicked(panic, error)
+                    }
+                })
         };
         let ask = Question {
             target: &target,

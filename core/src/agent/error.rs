@@ -122,6 +122,17 @@ pub enum AskError {
         error: std::sync::Arc<dyn std::error::Error + Send + Sync>,
         attempts: Vec<Attempt>,
     },
+    /// A tool loop's handler is registered under a name no tool of its union has (as
+    /// the model is shown it or as its server spells it): a typo the model cannot fix, so
+    /// the loop ended before any model call. Each such handler is here, with the tool
+    /// its name is closest to.
+    #[error("{}", super::dispatch::Unknown(.handlers, .tools))]
+    UnknownHandlers {
+        handlers: Vec<super::dispatch::UnknownHandler>,
+        /// The union's tools, as their servers spell them.
+        tools: Vec<String>,
+        attempts: Vec<Attempt>,
+    },
     /// The schema asked for cannot check replies (see [`Schema::problem`](crate::Schema::problem)):
     /// no model was called.
     #[error("the schema cannot be used: {error}")]
@@ -150,6 +161,7 @@ impl AskError {
             | AskError::CheckPanicked { attempts, .. }
             | AskError::ToolPanicked { attempts, .. }
             | AskError::ToolFailed { attempts, .. }
+            | AskError::UnknownHandlers { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }
@@ -164,6 +176,7 @@ impl AskError {
             | AskError::CheckPanicked { attempts, .. }
             | AskError::ToolPanicked { attempts, .. }
             | AskError::ToolFailed { attempts, .. }
+            | AskError::UnknownHandlers { attempts, .. }
             | AskError::Schema { attempts, .. } => attempts,
         }
     }

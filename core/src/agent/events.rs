@@ -4,6 +4,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::Error;
 use crate::RepairStrategy;
 use crate::provider::{FinishReason, Mode, ProviderError, Usage};
@@ -50,6 +52,28 @@ pub enum Event {
     AnswerAsked { attempt: usize },
     /// The ask succeeded.
     Done { attempts: usize, usage: Usage },
+    /// A tool loop calls a tool, in the step (1-based) whose reply made the call: `tool`
+    /// as the union's server spells it, with the arguments it receives. A call that
+    /// repeats an earlier one is not run again, and reported by neither this event nor
+    /// [`Event::ToolReturned`] (the loop's record has it: [`ToolRun::repeated`]).
+    ///
+    /// [`ToolRun::repeated`]: super::ToolRun::repeated
+    ToolCalled {
+        step: usize,
+        tool: String,
+        arguments: Value,
+    },
+    /// The tool of the last [`Event::ToolCalled`] came back: its output, or the error the
+    /// model is told. A tool whose failure ends the run does not come back: the run ends
+    /// with its error ([`AskError::ToolFailed`], [`AskError::ToolPanicked`]).
+    ///
+    /// [`AskError::ToolFailed`]: super::AskError::ToolFailed
+    /// [`AskError::ToolPanicked`]: super::AskError::ToolPanicked
+    ToolReturned {
+        step: usize,
+        tool: String,
+        result: Result<String, String>,
+    },
 }
 
 /// A line per event (a line per fix or violation where there are several), for progress
@@ -107,6 +131,15 @@ impl fmt::Display for Event {
             Event::Done { attempts, usage } => {
                 write!(f, "done in {attempts} attempt(s), {} tokens", usage.total())
             }
+            Event::ToolCalled {
+                step,
+                tool,
+                arguments,
+            } => write!(f, "step {step}: calling {tool}({arguments})"),
+            Event::ToolReturned { step, tool, result } => match result {
+                Ok(output) => write!(f, "step {step}: {tool} → {output}"),
+                Err(error) => write!(f, "step {step}: {tool} failed: {error}"),
+            },
         }
     }
 }

@@ -16,16 +16,20 @@ mod cap;
 mod choice;
 mod conversation;
 mod decide;
+mod dispatch;
 mod doubts;
 mod error;
 mod events;
 mod grounding;
 mod native;
 mod partial;
+mod ran;
 mod read;
 mod request;
 mod retry;
 mod run;
+mod runner;
+mod tool_loop;
 mod tools;
 
 use std::sync::Arc;
@@ -35,11 +39,16 @@ use tracing::{Instrument, info_span};
 
 pub use asking::{Answered, Ask, Sent, ToolLoop, Tools, Typed};
 pub use cap::ReplyCap;
+pub use dispatch::UnknownHandler;
 pub use error::{AskError, Attempt};
 pub use events::{Event, Metrics};
+pub use ran::{Ran, ToolRun};
 pub use request::{ExampleForm, PromptForm};
 pub use retry::{Backoff, CancelToken, Delays};
-pub use tools::{StepOutcome, ToolFailure, ToolPanic, Toolbox};
+pub use runner::ToolRunner;
+#[allow(deprecated)]
+pub use tools::StepOutcome;
+pub use tools::{ToolFailure, ToolPanic, Toolbox};
 
 use crate::Error;
 use crate::coerce::Coercion;

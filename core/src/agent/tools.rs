@@ -3,15 +3,18 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 
+use async_trait::async_trait;
 use serde_json::Value;
 
+use super::ran::Ran;
+use super::runner::ToolRunner;
+use super::tool_loop::Runner;
 use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
-use crate::provider::{Mode, Provider, Reply};
+use crate::provider::{Provider, Reply};
 use crate::schema::ToolSchema;
 
 /// Why a tool handler registered with [`Toolbox::tool_that_may_end`] gave no output.
@@ -38,8 +41,14 @@ type Handler = Box<
 
 /// Async tools registered by name, for a tool loop ([`Ask::run`](super::Ask::run)): for
 /// the `#[tool]` variants of a union, or for the tools of a [`Toolset`](crate::Toolset) by
-/// the names the servers spell, with the arguments read as a `serde_json::Value`. A
-/// handler's `Err` goes back to the model marked as an error.
+/// the names the servers spell (or the names the model is shown), with the arguments read
+/// as a `serde_json::Value`. A handler's `Err` goes back to the model marked as an error.
+///
+/// When the loop starts, each handler's name is checked against the union: a name no
+/// tool has (`"GetExchangeRate"` for the tool `get_exchange_rate`) ends it at once, before
+/// any model call, with [`AskError::UnknownHandlers`] naming the closest tool. A tool
+/// with no handler is no error: the model may never call it, and a call of it goes back
+/// to the model as an error (no such tool is available).
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -103,6 +112,10 @@ impl std::fmt::Display for ToolPanic {
 }
 
 /// What one step of the loop did, for callers that drive it themselves.
+#[deprecated(
+    since = "0.2.0",
+    note = "the loop no longer gives it: its record of each call is `ToolRun`, from `ToolLoop::ran`"
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepOutcome {
     /// A tool ran and returned this.
@@ -191,58 +204,31 @@ impl Toolbox {
         self
     }
 
-    /// The most model steps one run may take.
+    /// The most model steps one run may take (8 by default; a loop may say otherwise:
+    /// [`ToolLoop::max_steps`](super::ToolLoop::max_steps)).
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps.max(1);
         self
     }
+}
 
-    /// Runs the handler of `name`. A handler that panics (building its future or while
-    /// it runs) does not unwind into the loop: the panic comes back as a [`ToolPanic`].
-    async fn call(&self, name: &str, arguments: Value) -> Result<StepOutcome, Halt> {
-        use futures_util::FutureExt;
-        let Some(handler) = self.handlers.get(name) else {
-            return Ok(StepOutcome::Failed {
-                tool: name.to_owned(),
-                error: format!("no tool named {name:?} is available"),
-            });
-        };
-        let ran = match catch_unwind(AssertUnwindSafe(|| handler(arguments))) {
-            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
-            Err(payload) => Err(payload),
-        };
-        let tool = name.to_owned();
-        match ran {
-            Ok(Ok(output)) => Ok(StepOutcome::Ran { tool, output }),
-            Ok(Err(ToolFailure::ForModel(error))) => Ok(StepOutcome::Failed { tool, error }),
-            Ok(Err(ToolFailure::EndsRun(error))) => Err(Halt::Failed { tool, error }),
-            Err(payload) => Err(Halt::Panicked(ToolPanic {
-                tool,
-                message: crate::panic::message(payload.as_ref()),
-            })),
+#[async_trait]
+impl ToolRunner for Toolbox {
+    async fn run_tool(&self, name: &str, arguments: Value) -> Result<String, ToolFailure> {
+        match self.handlers.get(name) {
+            Some(handler) => handler(arguments).await,
+            None => Err(ToolFailure::ForModel(format!(
+                "no tool named {name:?} is available"
+            ))),
         }
     }
-}
 
-/// A tool call that ends the run.
-enum Halt {
-    Panicked(ToolPanic),
-    Failed {
-        tool: String,
-        error: Arc<dyn std::error::Error + Send + Sync>,
-    },
-}
+    fn handler_names(&self) -> Vec<String> {
+        self.handlers.keys().cloned().collect()
+    }
 
-impl Halt {
-    fn into_error(self, attempts: Vec<Attempt>) -> AskError {
-        match self {
-            Halt::Panicked(panic) => AskError::ToolPanicked { panic, attempts },
-            Halt::Failed { tool, error } => AskError::ToolFailed {
-                tool,
-                error,
-                attempts,
-            },
-        }
+    fn step_limit(&self) -> usize {
+        self.max_steps
     }
 }
 
@@ -303,29 +289,25 @@ impl<P: Provider> Agent<P> {
     pub(super) async fn run_steps<S: ToolSchema>(
         &self,
         start: Start<'_>,
-        tools: &Toolbox,
-    ) -> Result<S, AskError> {
-        let has_answer =
-            super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name()).has_answer();
+        tools: Runner<'_>,
+    ) -> Result<Ran<S>, AskError> {
+        let target = super::request::Target::new(crate::Schema::of::<S>(), &S::schema_name());
         let cancel = start.cancel;
         let step = |history: Vec<Message>| async move {
             let done = self
                 .ask_in::<S>(&history, "", "", cancel, super::Several::Each)
                 .await?;
             let (values, reply) = (done.values, done.reply);
-            // The answer ends the loop, even beside calls in the same reply.
-            match values.iter().position(|v| v.get("answer").is_some()) {
-                Some(0) => return Ok((Step::Answer(done.value), done.attempts)),
-                Some(i) => {
-                    if let Ok(answer) = S::from_json(values[i].clone()) {
-                        return Ok((Step::Answer(answer), done.attempts));
-                    }
-                }
-                None => {}
+            // An answer beside calls was written before their results: the calls run, the
+            // answer is dropped, and the model answers again once the results are in.
+            let is_call = |v: &Value| v.get("answer").is_none();
+            if !values.iter().any(is_call) {
+                return Ok((Step::Answer(done.value), done.attempts));
             }
             let calls = values
                 .iter()
                 .enumerate()
+                .filter(|(_, v)| is_call(v))
                 .map(|(i, v)| {
                     let name = v.get("name").and_then(Value::as_str).unwrap_or_default();
                     let arguments = v.get("arguments").cloned().unwrap_or(Value::Null);
@@ -334,118 +316,15 @@ impl<P: Provider> Agent<P> {
                 .collect();
             Ok((Step::Calls { calls, reply }, done.attempts))
         };
-        self.tool_loop(start, tools, has_answer, step).await
+        self.tool_loop(
+            start,
+            tools,
+            target.union.as_ref(),
+            target.has_answer(),
+            step,
+        )
+        .await
     }
-
-    /// The loop: asks for a step after the conversation so far; runs the calls it makes
-    /// and feeds their results (or errors, marked as such) back, until a step answers.
-    pub(super) async fn tool_loop<A, F, Fut>(
-        &self,
-        start: Start<'_>,
-        tools: &Toolbox,
-        has_answer: bool,
-        step: F,
-    ) -> Result<A, AskError>
-    where
-        F: Fn(Vec<Message>) -> Fut,
-        Fut: Future<Output = Result<Stepped<A>, AskError>>,
-    {
-        let mut history = start.history.to_vec();
-        if !start.prompt.is_empty() {
-            history.push(Message::user(start.prompt));
-        }
-        let mut all_attempts = Vec::new();
-        // Small models follow a direct request to answer better than a choice.
-        let next = if has_answer {
-            " Now answer the user's question with {\"answer\": \"...\"}."
-        } else {
-            ""
-        };
-        // Calls already run, with their results: a repeated call is not run again.
-        let mut done: Vec<(String, Value, String)> = Vec::new();
-        for _ in 0..tools.max_steps {
-            let (calls, reply) = match step(history.clone()).await {
-                Ok((Step::Answer(answer), _)) => return Ok(answer),
-                Ok((Step::Calls { calls, reply }, attempts)) => {
-                    all_attempts.extend(attempts);
-                    (calls, reply)
-                }
-                Err(mut e) => {
-                    prepend(&mut e, std::mem::take(&mut all_attempts));
-                    return Err(e);
-                }
-            };
-            let native = !reply.tool_calls.is_empty() && self.mode_used_tools(&reply);
-            // Natively the calls and results follow the provider's protocol. As text, they
-            // go back in one user message: small models copy an assistant turn that holds
-            // a call instead of answering.
-            if native {
-                let made = calls.iter().map(|c| c.call.clone()).collect();
-                history.push(Message::assistant_calls(reply.text.clone(), made));
-            }
-            let mut report = Vec::new();
-            for StepCall { call, tool } in &calls {
-                let arguments = match &call.arguments {
-                    Arguments::Json(v) => v.clone(),
-                    Arguments::Text(t) => serde_json::from_str(t).unwrap_or(Value::Null),
-                };
-                let earlier = done
-                    .iter()
-                    .find(|(name, args, _)| *name == call.name && *args == arguments)
-                    .map(|(_, _, result)| result.clone());
-                let mut failed = false;
-                let content = match earlier {
-                    Some(result) => format!(
-                        "You already called {} with these arguments; do not call it again. {result}.",
-                        call.name
-                    ),
-                    None => {
-                        let name = &call.name;
-                        let result = match tools.call(tool, arguments.clone()).await {
-                            Ok(StepOutcome::Ran { output, .. }) => {
-                                format!("Result of {name}: {output}")
-                            }
-                            Ok(StepOutcome::Failed { error, .. }) => {
-                                failed = true;
-                                format!("Error from {name}: {error}")
-                            }
-                            Err(halt) => return Err(halt.into_error(all_attempts)),
-                        };
-                        done.push((call.name.clone(), arguments.clone(), result.clone()));
-                        result
-                    }
-                };
-                if native && failed {
-                    history.push(Message::tool_error(call.id.clone(), content));
-                } else if native {
-                    history.push(Message::tool_result(call.id.clone(), content));
-                } else {
-                    let called = serde_json::json!({ "name": call.name, "arguments": arguments });
-                    let called_text = super::conversation::CALLED;
-                    report.push(format!("{called_text}{called}. {content}"));
-                }
-            }
-            if !report.is_empty() {
-                history.push(Message::user(format!("{}{next}", report.join("\n"))));
-            }
-        }
-        Err(AskError::StepLimit {
-            steps: tools.max_steps,
-            attempts: all_attempts,
-        })
-    }
-
-    fn mode_used_tools(&self, _reply: &crate::provider::Reply) -> bool {
-        self.mode == Mode::Tools
-            || (self.mode == Mode::Auto && self.provider.auto_modes().first() == Some(&Mode::Tools))
-    }
-}
-
-fn prepend(error: &mut AskError, earlier: Vec<Attempt>) {
-    let attempts = error.attempts_mut();
-    let mut all = earlier;
-    all.append(attempts);
-    *attempts = all;
 }
 
 #[cfg(test)]

@@ -6,8 +6,11 @@
 //! its tools; [`Server::call`] sends one `tools/call` and reads the result as a
 //! [`ToolOutput`] (its text, and whether the tool reported an error). [`Servers`] puts
 //! several servers' tools in one [`Toolset`](crate::Toolset), each namespaced by its
-//! server (`time.get_current_time`), and routes each call back. [`Agent::run_mcp`]
-//! runs the agent's tool loop over them.
+//! server (`time.get_current_time`), and routes each call back. The agent's tool loop
+//! runs over them as over a [`Toolbox`](crate::agent::Toolbox):
+//! `agent.ask_tools(&tools, prompt).run(&servers)`, or `.run(&tools)` with the tools
+//! [`Servers::loop_tools`] prepares (a policy for failing servers, local tools, the record
+//! of every MCP call).
 //!
 //! Every request runs under a [`Timeouts`] limit (30 s to connect, 30 s to list, 60 s
 //! per call by default), and every failure is an [`McpError`] that names the server, the
@@ -29,22 +32,22 @@
 //! ])
 //! .await?;
 //! let agent = Agent::new(OpenAi::from_env()?).max_attempts(3);
-//! let run = agent.run_mcp(&servers, "What time is it in Tokyo?").await?;
-//! for call in &run.calls {
+//! let tools = servers.toolset()?.with_answer();
+//! let ran = agent.ask_tools(&tools, "What time is it in Tokyo?").run(&servers).ran().await?;
+//! for call in &ran.calls {
 //!     println!("{call}");
 //! }
-//! println!("{}", run.answer);
+//! println!("{}", ran.answer);
 //! servers.close().await;
 //! # Ok(())
 //! # }
 //! ```
-//!
-//! [`Agent::run_mcp`]: crate::Agent::run_mcp
 
 mod error;
 mod output;
 mod process;
 mod run;
+mod runner;
 mod server;
 mod servers;
 mod spec;

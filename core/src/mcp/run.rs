@@ -23,20 +23,19 @@ pub struct McpCall {
     pub result: Result<ToolOutput, Arc<McpError>>,
 }
 
-impl McpCall {
-    /// What the model is told: the output, or the error, and whether it is an error.
-    fn for_model(&self) -> Result<String, String> {
-        match &self.result {
-            Ok(output) if output.is_error => Err(output.text.clone()),
-            Ok(output) => Ok(output.text.clone()),
-            // The model needs what happened, not the server's stderr.
-            Err(error) => Err(error
-                .to_string()
-                .split(super::error::STDERR_MARK)
-                .next()
-                .unwrap_or_default()
-                .to_owned()),
-        }
+/// What the model is told of a call's result: the output, or the error, and whether it
+/// is an error.
+fn for_model(result: &Result<ToolOutput, Arc<McpError>>) -> Result<String, String> {
+    match result {
+        Ok(output) if output.is_error => Err(output.text.clone()),
+        Ok(output) => Ok(output.text.clone()),
+        // The model needs what happened, not the server's stderr.
+        Err(error) => Err(error
+            .to_string()
+            .split(super::error::STDERR_MARK)
+            .next()
+            .unwrap_or_default()
+            .to_owned()),
     }
 }
 
@@ -80,10 +79,23 @@ impl ServerFailure {
                 McpError::Disconnected { .. } | McpError::Timeout { .. } | McpError::Failed { .. }
             )
     }
+
+    /// What the loop makes of a call's result under this policy: the output, an error
+    /// the model reads, or the failure that ends the run.
+    pub(super) fn outcome(
+        self,
+        result: &Result<ToolOutput, Arc<McpError>>,
+    ) -> Result<String, ToolFailure> {
+        match result {
+            Err(error) if self.ends_run(error) => Err(ToolFailure::EndsRun(error.clone())),
+            _ => for_model(result).map_err(ToolFailure::ForModel),
+        }
+    }
 }
 
 /// The tools of connected servers, ready for the loop: the union (with the direct
-/// answer), a handler per tool, and the record of the calls made.
+/// answer), a handler per tool, and the record of the calls made. The loop is the
+/// agent's: `agent.ask_tools(tools.toolset(), prompt).run(&tools)`.
 ///
 /// A call whose server died or stopped answering ends the run, unless
 /// [`McpTools::on_server_failure`] says to tell the model; a call the server refused goes
@@ -91,7 +103,7 @@ impl ServerFailure {
 /// evidence ([`McpCall::result`]).
 pub struct McpTools {
     toolset: Toolset,
-    toolbox: Toolbox,
+    pub(super) toolbox: Toolbox,
     calls: Arc<Mutex<Vec<McpCall>>>,
     on_failure: Arc<Mutex<ServerFailure>>,
 }
@@ -211,18 +223,30 @@ impl Handler {
         if let Some(observer) = &self.observer {
             observer(&call);
         }
-        let policy = *lock(&self.on_failure);
-        let outcome = match &call.result {
-            Err(error) if policy.ends_run(error) => Err(ToolFailure::EndsRun(error.clone())),
-            _ => call.for_model().map_err(ToolFailure::ForModel),
-        };
+        let outcome = lock(&self.on_failure).outcome(&call.result);
         lock(&self.calls).push(call);
         outcome
     }
 }
 
 impl Servers {
-    /// The servers' tools for the agent's loop ([`Agent::run_mcp_tools`]).
+    /// The servers' tools for the agent's loop, with a policy for a server that fails
+    /// ([`McpTools::on_server_failure`]), a step limit, local tools beside the servers'
+    /// ([`McpTools::with_local`]) and the record of every call with its evidence
+    /// ([`McpTools::calls`]).
+    ///
+    /// ```no_run
+    /// # async fn run(servers: toolschema::mcp::Servers, agent: toolschema::Agent<toolschema::provider::OpenAi>) -> Result<(), Box<dyn std::error::Error>> {
+    /// use toolschema::mcp::ServerFailure;
+    ///
+    /// let tools = servers.loop_tools()?.on_server_failure(ServerFailure::ToldToModel);
+    /// let ran = agent.ask_tools(tools.toolset(), "What time is it in Tokyo?").run(&tools).ran().await?;
+    /// for call in tools.calls() {
+    ///     println!("{call}"); // with the server's output, or its error and stderr
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn loop_tools(&self) -> Result<McpTools, McpError> {
         McpTools::new(self, None)
     }
@@ -315,22 +339,32 @@ impl<P: Provider> Agent<P> {
     /// `isError` (and a server that failed) as an error, until the model answers.
     ///
     /// A stdio server's process lives as long as `servers`.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `agent.ask_tools(&servers.toolset()?.with_answer(), prompt).run(&servers)`, and `.ran()` for the calls"
+    )]
     pub async fn run_mcp(&self, servers: &Servers, prompt: &str) -> Result<McpRun, McpRunError> {
         let tools = servers.loop_tools().map_err(McpRunError::Tools)?;
-        self.run_mcp_tools(&tools, prompt).await
+        self.mcp_loop(&tools, prompt).await
     }
 
     /// [`Agent::run_mcp`] with tools prepared by [`Servers::loop_tools`] (a step limit,
     /// an observer).
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `agent.ask_tools(tools.toolset(), prompt).run(&tools)`, and `.ran()` for the calls"
+    )]
     pub async fn run_mcp_tools(
         &self,
         tools: &McpTools,
         prompt: &str,
     ) -> Result<McpRun, McpRunError> {
-        let outcome = self
-            .ask_tools(&tools.toolset, prompt)
-            .run(&tools.toolbox)
-            .await;
+        self.mcp_loop(tools, prompt).await
+    }
+
+    /// The agent's tool loop over `tools`, and the MCP calls it made.
+    async fn mcp_loop(&self, tools: &McpTools, prompt: &str) -> Result<McpRun, McpRunError> {
+        let outcome = self.ask_tools(&tools.toolset, prompt).run(tools).await;
         let calls = tools.take_calls();
         match outcome {
             Ok(answer) => Ok(McpRun { answer, calls }),

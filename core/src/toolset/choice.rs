@@ -20,6 +20,16 @@ pub enum Choice {
     Answer(Value),
 }
 
+/// What an answer beside calls in one reply is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AnswerBeside {
+    /// A violation: one reply is asked for, and it cannot both call and answer.
+    Refused,
+    /// Dropped: a step of a tool loop, whose calls run; the answer was written before
+    /// their results, and the model answers again once they are in.
+    Dropped,
+}
+
 /// One validated tool call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
@@ -200,6 +210,15 @@ impl Toolset {
     /// A value that is not valid, an answer beside calls, or two answers are violations;
     /// with several values, each violation is under the value's index (`/1/arguments/…`).
     pub fn choose(&self, values: Vec<Value>) -> Result<Choice, ReadError> {
+        self.choose_as(values, AnswerBeside::Refused)
+    }
+
+    /// [`Toolset::choose`], with an answer beside calls refused or dropped.
+    pub(crate) fn choose_as(
+        &self,
+        values: Vec<Value>,
+        beside: AnswerBeside,
+    ) -> Result<Choice, ReadError> {
         let several = values.len() > 1;
         let at = |i: usize, e: Error| if several { e.under(&i.to_string()) } else { e };
         let mut violations: Vec<Violation> = Vec::new();
@@ -215,9 +234,14 @@ impl Toolset {
                 Err(answer) => answers.push((i, answer)),
             }
         }
-        // The first answer stands when there is no call; every other one is too many.
-        let extra = if calls.is_empty() { 1 } else { 0 };
-        for (i, _) in answers.iter().skip(extra) {
+        // The first answer stands when there is no call; every other one is too many,
+        // unless answers beside calls are dropped.
+        let refused = match (calls.is_empty(), beside) {
+            (true, _) => answers.get(1..).unwrap_or_default(),
+            (false, AnswerBeside::Dropped) => &[],
+            (false, AnswerBeside::Refused) => &answers[..],
+        };
+        for (i, _) in refused {
             let message = if calls.is_empty() {
                 "a reply holds one answer; give only one"
             } else {

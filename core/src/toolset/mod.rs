@@ -68,6 +68,7 @@ use crate::schema::{Generator, Node, Schema, ToolSchema};
 pub use crate::tool_union::ToolDefinition;
 pub use crate::tool_union::names::is_model_name;
 pub use check::{CheckPanic, Rejection, one_of};
+pub(crate) use choice::AnswerBeside;
 pub use choice::{Call, Choice, ReadError};
 
 use build::Built;

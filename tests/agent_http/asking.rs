@@ -68,6 +68,9 @@ async fn a_successful_ask_hands_back_every_attempt_its_usage_and_mode() {
     assert_eq!(raw, ["Oslo, I think.", r#"{"name": "Oslo"}"#]);
     assert!(answered.attempts[0].error().is_some());
     assert!(answered.attempts[1].error().is_none());
+    // Outside a tool loop an attempt belongs to no step.
+    assert_eq!(answered.attempts[1].step(), None);
+    assert_eq!(answered.attempts[1].number(), 2);
     assert_eq!(answered.usage.total(), 50);
     assert_eq!(answered.mode(), Some(Mode::JsonObject));
     assert!(!answered.fixed_locally);

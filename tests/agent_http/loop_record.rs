@@ -129,6 +129,13 @@ async fn the_derived_loop_returns_every_call_every_attempt_and_the_tokens() {
     let raw: Vec<&str> = ran.attempts.iter().map(|a| a.raw()).collect();
     assert_eq!(raw.len(), 3, "{raw:?}");
     assert!(raw[2].contains("there is no Atlantis"), "{}", raw[2]);
+    // Each attempt says which step it was made in, and its number within that step.
+    let steps: Vec<(Option<usize>, usize)> = ran
+        .attempts
+        .iter()
+        .map(|a| (a.step(), a.number()))
+        .collect();
+    assert_eq!(steps, [(Some(1), 1), (Some(2), 1), (Some(3), 1)]);
     assert_eq!(
         (ran.usage.prompt_tokens, ran.usage.completion_tokens),
         (300, 60)

@@ -11,6 +11,8 @@ use crate::{Error, Violation};
 #[derive(Debug, Clone)]
 pub struct Attempt {
     pub(crate) number: usize,
+    /// The tool loop's step the attempt was made in (1-based); 0 outside a loop.
+    pub(crate) step: usize,
     pub(crate) mode: Mode,
     pub(crate) request: String,
     pub(crate) raw: String,
@@ -20,9 +22,14 @@ pub struct Attempt {
 }
 
 impl Attempt {
-    /// 1-based.
+    /// 1-based, within its ask: in a tool loop, within its step.
     pub fn number(&self) -> usize {
         self.number
+    }
+
+    /// The tool loop's step the attempt was made in (1-based); `None` outside a tool loop.
+    pub fn step(&self) -> Option<usize> {
+        (self.step > 0).then_some(self.step)
     }
 
     pub fn mode(&self) -> Mode {

@@ -138,6 +138,7 @@ impl Received {
     fn record(&self, error: Option<Error>) -> Attempt {
         Attempt {
             number: self.number,
+            step: 0,
             mode: self.mode,
             request: self.request.clone(),
             raw: self.received.clone(),

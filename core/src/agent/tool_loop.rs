@@ -59,10 +59,13 @@ impl<P: Provider> Agent<P> {
             let (step, taken) = match step(history.clone()).await {
                 Ok(stepped) => stepped,
                 Err(mut e) => {
+                    in_step(e.attempts_mut(), number);
                     prepend(&mut e, attempts);
                     return Err(e);
                 }
             };
+            let mut taken = taken;
+            in_step(&mut taken, number);
             attempts.extend(taken);
             let (calls, reply) = match step {
                 Step::Answer(answer) => return Ok(Ran::new(answer, ran, attempts, number)),
@@ -194,6 +197,13 @@ impl<P: Provider> Agent<P> {
     fn mode_used_tools(&self, _reply: &Reply) -> bool {
         self.mode == Mode::Tools
             || (self.mode == Mode::Auto && self.provider.auto_modes().first() == Some(&Mode::Tools))
+    }
+}
+
+/// Marks a step's attempts with its number.
+fn in_step(attempts: &mut [Attempt], step: usize) {
+    for attempt in attempts {
+        attempt.step = step;
     }
 }
 

@@ -31,6 +31,8 @@
 
 mod support;
 
+use support::{HOSTILE_BYTES, Hostile, SUPERLINEAR, fill};
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
@@ -108,17 +110,6 @@ const BRACKETS: [usize; 3] = [10_000, 100_000, 1_000_000];
 
 fn parse(text: &str) -> Result<Value, toolschema::Error> {
     toolschema::parse::<Value>(black_box(text))
-}
-
-/// An input built to defeat a linear scan, of about `bytes` bytes.
-struct Hostile {
-    name: &'static str,
-    build: fn(usize) -> String,
-}
-
-/// `unit` repeated to about `bytes` bytes.
-fn fill(unit: &str, bytes: usize) -> String {
-    unit.repeat((bytes / unit.len()).max(1))
 }
 
 const HOSTILE: &[Hostile] = &[
@@ -260,12 +251,6 @@ const HOSTILE: &[Hostile] = &[
         build: |n| format!("{{{}", fill(r#""a": [1]], "#, n)),
     },
 ];
-
-/// The hostile inputs' sizes: 1×, 10×, 100×.
-const HOSTILE_BYTES: [usize; 3] = [10_000, 100_000, 1_000_000];
-
-/// Past this ratio of 10× to 1×, the work is not linear: 100× is not run.
-const SUPERLINEAR: f64 = 30.0;
 
 /// The medians of `input` at 1× and 10× (a quick look), and its ratio 10×/1×.
 fn probe(input: &Hostile) -> f64 {

@@ -14,23 +14,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use serde_json::json;
+use support::{HOSTILE_BYTES as BYTES, Hostile, SUPERLINEAR, fill};
 use toolschema::Toolset;
-
-/// The sizes: 1×, 10×, 100×.
-const BYTES: [usize; 3] = [10_000, 100_000, 1_000_000];
-
-/// Past this ratio of 10× to 1×, the work is not linear: 100× is not run.
-const SUPERLINEAR: f64 = 30.0;
-
-struct Hostile {
-    name: &'static str,
-    build: fn(usize) -> String,
-}
-
-/// `unit` repeated to about `bytes`.
-fn fill(unit: &str, bytes: usize) -> String {
-    unit.repeat(bytes / unit.len() + 1)
-}
 
 const HOSTILE: &[Hostile] = &[
     Hostile {

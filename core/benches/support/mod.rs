@@ -64,3 +64,24 @@ pub fn medians_interleaved(
         })
         .collect()
 }
+
+/// An input built to defeat a linear scan, of about `bytes` bytes.
+#[allow(dead_code)] // Not every benchmark reads hostile inputs.
+pub struct Hostile {
+    pub name: &'static str,
+    pub build: fn(usize) -> String,
+}
+
+/// The hostile inputs' sizes: 1×, 10×, 100×.
+#[allow(dead_code)]
+pub const HOSTILE_BYTES: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+/// Past this ratio of 10× to 1×, the work is not linear: 100× is not run.
+#[allow(dead_code)]
+pub const SUPERLINEAR: f64 = 30.0;
+
+/// `unit` repeated to about `bytes` bytes.
+#[allow(dead_code)]
+pub fn fill(unit: &str, bytes: usize) -> String {
+    unit.repeat((bytes / unit.len()).max(1))
+}

@@ -436,6 +436,10 @@ pub enum ViolationKind {
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
+    /// An optional argument of a call whose value appears nowhere in the conversation and
+    /// is not the default the tool states: the model filled in what the user never gave
+    /// (`value`: as written, quoted and bounded).
+    Unasked { value: String },
     /// The provider cut the reply at the token limit (`max_tokens`, when the request set
     /// one) before it was complete; the violations after this one are what the cut left.
     CutOff { max_tokens: Option<u32> },
@@ -593,6 +597,12 @@ impl Display for ViolationKind {
                  taken from the request, rather than working out or making up the result \
                  yourself. Answer only if it cannot do what the request asks",
                 quote(tool)
+            ),
+            ViolationKind::Unasked { value } => write!(
+                f,
+                "{value} is nowhere in the request: leave out an optional argument the user \
+                 did not give, and the function's default applies. Keep it only if the \
+                 request implies it"
             ),
             ViolationKind::CutOff { max_tokens } => {
                 f.write_str("the reply was cut off at the token limit")?;

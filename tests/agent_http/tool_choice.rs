@@ -425,3 +425,55 @@ async fn each_check_of_the_choice_sends_a_reply_back_once() {
     assert_eq!(choice, Choice::Answer(json!("MSFT trades at $100.")));
     assert_eq!(super::server::bodies(&server).await.len(), 3);
 }
+
+#[tokio::test]
+async fn an_optional_argument_the_user_never_gave_is_sent_back_once() {
+    let request = "Monthly payment on 250,000 at 3.5 percent over 30 years?";
+    let filled = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}}"#;
+    let plain = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30}}"#;
+    let (server, provider) = openai(vec![chat(filled), chat(plain)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let Choice::Calls(calls) = agent.ask_tools(&finance(), request).await.expect("a call") else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments().get("currency"), None);
+    let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+    assert!(
+        repair.contains("/arguments/currency: \"EUR\" is nowhere in the request"),
+        "{repair}"
+    );
+}
+
+#[tokio::test]
+async fn an_optional_argument_written_again_is_taken_at_its_word() {
+    let request = "Monthly payment on 250,000 at 3.5 percent over 30 years?";
+    let filled = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}}"#;
+    let (server, provider) = openai(vec![chat(filled), chat(filled)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let Choice::Calls(calls) = agent.ask_tools(&finance(), request).await.expect("a call") else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
+    assert_eq!(bodies(&server).await.len(), 2);
+}
+
+#[tokio::test]
+async fn optional_arguments_the_user_gave_stand_and_the_check_can_be_turned_off() {
+    let filled = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}}"#;
+    let (server, provider) = openai(vec![chat(filled), chat(filled)]).await;
+    let given = "Monthly payment on 250,000 euros at 3.5 percent over 30 years?";
+    let on = Agent::new(provider.clone()).mode(Mode::JsonObject);
+    assert!(matches!(
+        on.ask_tools(&finance(), given).await,
+        Ok(Choice::Calls(_))
+    ));
+    let off = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .grounded_calls(false);
+    let not_given = "Monthly payment on 250,000 at 3.5 percent over 30 years?";
+    assert!(matches!(
+        off.ask_tools(&finance(), not_given).await,
+        Ok(Choice::Calls(_))
+    ));
+    assert_eq!(bodies(&server).await.len(), 2, "each in one call");
+}

@@ -43,6 +43,9 @@ pub(super) struct Doubts {
     /// It answered a request that asks for what a function does
     /// ([`ViolationKind::SkippedTool`]).
     pub skipped: bool,
+    /// It called a function with optional arguments the user never gave
+    /// ([`ViolationKind::Unasked`]).
+    pub unasked: bool,
 }
 
 impl Doubts {
@@ -69,6 +72,10 @@ impl Doubts {
                 .violations()
                 .iter()
                 .any(|v| matches!(v.kind(), ViolationKind::SkippedTool { .. })),
+            unasked: error
+                .violations()
+                .iter()
+                .any(|v| matches!(v.kind(), ViolationKind::Unasked { .. })),
         }
     }
 
@@ -77,6 +84,7 @@ impl Doubts {
             invented: self.invented || other.invented,
             ungrounded: self.ungrounded || other.ungrounded,
             skipped: self.skipped || other.skipped,
+            unasked: self.unasked || other.unasked,
         }
     }
 }
@@ -106,16 +114,19 @@ mod tests {
         invented: false,
         ungrounded: false,
         skipped: false,
+        unasked: false,
     };
     const INVENTED: Doubts = Doubts {
         invented: true,
         ungrounded: false,
         skipped: false,
+        unasked: false,
     };
     const UNGROUNDED: Doubts = Doubts {
         invented: false,
         ungrounded: true,
         skipped: false,
+        unasked: false,
     };
 
     #[test]

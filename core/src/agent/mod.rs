@@ -239,9 +239,15 @@ impl<P: Provider> Agent<P> {
     /// conversation is sent back (on by default, for unions with an answer). Asked
     /// something no tool does, small models still call one, with values of their own
     /// making; told so, they answer. One value the user or a tool wrote is enough for a
-    /// call to stand, and a call made again after the model was told is taken. Turn it off
-    /// for tools whose arguments the model composes from nothing the user wrote (a poem to
-    /// save, a generated password).
+    /// call to stand, and a call made again after the model was told is taken.
+    ///
+    /// The same check questions, once, a call's optional arguments whose values appear
+    /// nowhere in the conversation and are not the defaults the tool states (`"age": 16`
+    /// for "I'm 165cm and 80kg, what's my BMI?"): left out, the tool's default applies. A
+    /// model that writes them again is taken at its word.
+    ///
+    /// Turn it off for tools whose arguments the model composes from nothing the user
+    /// wrote (a poem to save, a generated password, an e-mail's subject).
     pub fn grounded_calls(mut self, on: bool) -> Self {
         self.grounded_calls = on;
         self

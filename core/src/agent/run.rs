@@ -482,14 +482,12 @@ impl<P: Provider> Agent<P> {
     /// again after it was told is taken at its word (a request may name a tool that cannot
     /// do what it asks). A call made of nothing the user wrote is questioned each time, and
     /// a second one has the model asked for its answer alone (see `decide`), where the
-    /// answer alone is still the model's.
+    /// answer alone is still the model's. A call that stands, but with optional arguments
+    /// the user never gave, is questioned once (see `grounding::unasked`).
     fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
         let target = ask.target;
-        if !self.grounded_calls
-            || run.answer_only.is_some()
-            || target.union.is_none()
-            || !target.has_answer()
-        {
+        let union = target.union.as_ref()?;
+        if !self.grounded_calls || run.answer_only.is_some() || !target.has_answer() {
             return None;
         }
         let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
@@ -499,24 +497,35 @@ impl<P: Provider> Agent<P> {
             && !conversation::results_in(ask.history)
             && values.iter().all(|v| v.get("answer").is_some());
         let tools = || target.tool_names();
+        let unasked = |value: &Value| -> Vec<Violation> {
+            let tool = value
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|name| union.tool(name));
+            match tool {
+                Some(tool) if !run.doubts.unasked => conversation.unasked(value, &tool.arguments),
+                _ => Vec::new(),
+            }
+        };
         let violations: Vec<Violation> = values
             .iter()
             .enumerate()
-            .filter_map(|(i, value)| {
-                let violation = conversation
+            .flat_map(|(i, value)| {
+                let found = conversation
                     .ungrounded(value, &target.about(value))
                     .or_else(|| {
                         answers_only
                             .then(|| conversation.skips(value, tools()))
                             .flatten()
-                    })?;
-                Some(match values.len() {
-                    1 => violation,
-                    _ => Error::single(violation)
-                        .under(&i.to_string())
-                        .into_violations()
-                        .remove(0),
-                })
+                    })
+                    .map_or_else(|| unasked(value), |violation| vec![violation]);
+                match values.len() {
+                    1 => found,
+                    _ => found
+                        .into_iter()
+                        .flat_map(|v| Error::single(v).under(&i.to_string()).into_violations())
+                        .collect(),
+                }
             })
             .collect();
         (!violations.is_empty()).then(|| Error::new(violations))

@@ -2,11 +2,16 @@
 //! violation: `"Lisbon LIS"` against `^[A-Z]{3}$` is told to write `"LIS"`, not the
 //! schema's generic example.
 //!
-//! This is advice only, never a local repair: which part the model meant is for the model
-//! to confirm. Models mostly miss a pattern by writing the right value with something
-//! around it (a city before an airport code, a suffix after a SKU), with separators inside
-//! it (`+47 912 34 567` for `^\+\d{7,15}$`), or in the wrong case (`fr` for `^[A-Z]{2}$`);
-//! those three readings are tried, in that order, and the first that matches is kept.
+//! Models mostly miss a pattern by writing the right value with something around it (a
+//! city before an airport code, a suffix after a SKU), with separators inside it
+//! (`+47 912 34 567` for `^\+\d{7,15}$`), or in the wrong case (`fr` for `^[A-Z]{2}$`);
+//! those three readings are tried, separators and case first, and the first that matches
+//! is kept. The separator reading is also repaired locally (`coerce/separators.rs`,
+//! `FixKind::PatternSeparators`): removing separators between a value's own characters
+//! changes none the model chose, so the advice offers it only where coercion is off or
+//! the value fails the field for another reason. The other two readings stay advice
+//! only: which part the model meant, or whether the case is part of the value, is for
+//! the model to confirm.
 
 use regex::Regex;
 use serde_json::Value;
@@ -44,20 +49,11 @@ pub(crate) fn near_match(pattern: &Regex, found: &str) -> Option<String> {
     if found.chars().count() > MAX_CHARS || pattern.is_match(found) {
         return None;
     }
-    without_separators(found)
+    super::separators::without_separators(found)
         .into_iter()
         .chain(other_case(found))
         .find(|candidate| pattern.is_match(candidate))
         .or_else(|| longest_matching_span(pattern, found))
-}
-
-/// `+47 912 34 567` → `+4791234567`: spaces, dots, dashes and brackets inside a number.
-fn without_separators(found: &str) -> Option<String> {
-    let is_separator = |c: char| matches!(c, ' ' | '.' | '-' | '(' | ')' | '/');
-    let digits = found.chars().filter(char::is_ascii_digit).count();
-    let kept: String = found.trim().chars().filter(|c| !is_separator(*c)).collect();
-    // Only where the value is mostly a number: a phone, a postcode, an account.
-    (digits * 2 >= kept.chars().count() && kept != found).then_some(kept)
 }
 
 /// `fr` → `FR`, `ABC` → `abc`.

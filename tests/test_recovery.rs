@@ -9,6 +9,7 @@
 //! `recovery/keys.rs`: keys in another case, unknown keys. `recovery/envelopes.rs`: tool
 //! calls in other envelopes, and the shape to write when a union reply cannot be read.
 //! `recovery/properties.rs`: any valid document is read as it is, with no fix.
+//! `recovery/separators.rs`: a value under a pattern written with separators in it.
 //!
 //! The policy, class by class, is `docs/recovery.md`.
 
@@ -87,3 +88,6 @@ mod envelopes;
 
 #[path = "recovery/properties.rs"]
 mod properties;
+
+#[path = "recovery/separators.rs"]
+mod separators;

@@ -4,16 +4,18 @@
 //!
 //! Two kinds of change are made. Conversions keep the value and change its JSON type
 //! (`"42"` → `42`, one value → a one-item list, an enum value in another case). Readings
-//! change the shape around the values the model wrote (`shapes`, `keys`, `enums`,
-//! `abbreviations`, `several`): a value put under an object's one required field, an
-//! object taken out of a key the schema lacks, a key renamed, an enum value taken out of
-//! a note or abbreviated; under [`Coercion::Lenient`], a key dropped and several values
-//! read as a list. A reading is taken only where it makes the value fit, and among the
+//! change the shape around the values the model wrote, or read a value another way
+//! (`shapes`, `keys`, `enums`, `abbreviations`, `separators`, `several`): a value put
+//! under an object's one required field, an object taken out of a key the schema lacks,
+//! a key renamed, an enum value taken out of a note or abbreviated, a patterned string
+//! read without its separators; under [`Coercion::Lenient`], a key dropped and several
+//! values read as a list. A reading is taken only where it makes the value fit, and among the
 //! alternatives of a union only where it makes exactly one fit.
 
 mod abbreviations;
 mod enums;
 mod keys;
+mod separators;
 mod several;
 mod shapes;
 
@@ -41,7 +43,9 @@ pub enum Coercion {
     /// `milliliter` where no other value fits; never a word: `no` is not `normal`); a
     /// value put under an object's one required field, an object taken out of a key the
     /// schema lacks, keys renamed that differ from a field only in case or separators,
-    /// and tool calls written in other envelopes.
+    /// a string under a pattern read without the separators between its characters
+    /// (`"+47 912 34 567"` → `"+4791234567"` for `^\+\d{7,15}$`), and tool calls
+    /// written in other envelopes.
     #[default]
     Safe,
     /// `Safe`, and two readings that take the model's word less literally: keys that are
@@ -206,6 +210,13 @@ impl<'s> Coercer<'s> {
                 }
                 fix(fixes, kind, &self.path);
             }
+        }
+        if let Value::String(s) = value
+            && let Some(to) = separators::without_pattern_separators(node, s)
+            && self.schema.passes(node, &Value::String(to.clone()))
+        {
+            let from = std::mem::replace(s, to.clone());
+            fix(fixes, FixKind::PatternSeparators { from, to }, &self.path);
         }
         if let Value::Object(map) = value {
             let mut found = keys::rename(node, map);
@@ -375,13 +386,15 @@ fn named_alternative<'s>(node: &'s Node, alternatives: &'s [Node], value: &Value
     }
 }
 
-/// Whether a fix changes the shape around the values rather than a value's type: a
-/// reading, taken in a union only where it makes exactly one alternative fit.
+/// Whether a fix changes the shape around the values, or reads a value another way, rather
+/// than change a value's type: a reading, taken in a union only where it makes exactly one
+/// alternative fit.
 fn is_reading(kind: &FixKind) -> bool {
     matches!(
         kind,
         FixKind::EnumInProse { .. }
             | FixKind::EnumAbbreviation { .. }
+            | FixKind::PatternSeparators { .. }
             | FixKind::WrappedInField { .. }
             | FixKind::Unwrapped { .. }
             | FixKind::RenamedKey { .. }

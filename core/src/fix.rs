@@ -115,6 +115,10 @@ pub enum FixKind {
     /// An enum value written as its abbreviation without a vowel (`"ml"`, `"tbsp"`) was
     /// read as the one allowed value it abbreviates.
     EnumAbbreviation { from: String, to: String },
+    /// A value under a pattern written with separators between its own characters
+    /// (`"+47 912 34 567"`, `"U2 8315"`) was read without them, the one way it fits the
+    /// pattern (`"+4791234567"`).
+    PatternSeparators { from: String, to: String },
     /// A value where an object with one required field was expected was put under that
     /// field (`"Paris"` → `{"city": "Paris"}`, `[…]` → `{"items": […]}`).
     WrappedInField { key: String },
@@ -251,6 +255,12 @@ impl Display for FixKind {
                 write!(
                     f,
                     "read {from:?} as the allowed value it abbreviates, {to:?}"
+                )
+            }
+            FixKind::PatternSeparators { from, to } => {
+                write!(
+                    f,
+                    "read {from:?} as {to:?}, without the separators the pattern does not allow"
                 )
             }
             FixKind::WrappedInField { key } => {

@@ -11,6 +11,7 @@ mod format;
 mod frames;
 mod near_match;
 mod object;
+pub(crate) mod separators;
 mod siblings;
 pub(crate) use format::{conforms, form as format_form};
 pub(crate) mod suggest;

@@ -2,11 +2,16 @@
 //! violation: `"Lisbon LIS"` against `^[A-Z]{3}$` is told to write `"LIS"`, not the
 //! schema's generic example.
 //!
-//! This is advice only, never a local repair: which part the model meant is for the model
-//! to confirm. Models mostly miss a pattern by writing the right value with something
-//! around it (a city before an airport code, a suffix after a SKU), with separators inside
-//! it (`+47 912 34 567` for `^\+\d{7,15}$`), or in the wrong case (`fr` for `^[A-Z]{2}$`);
-//! those three readings are tried, in that order, and the first that matches is kept.
+//! Models mostly miss a pattern by writing the right value with something around it (a
+//! city before an airport code, a suffix after a SKU), with separators inside it
+//! (`+47 912 34 567` for `^\+\d{7,15}$`), or in the wrong case (`fr` for `^[A-Z]{2}$`);
+//! those three readings are tried, separators and case first, and the first that matches
+//! is kept. A stricter separator reading is also repaired locally (`coerce/separators.rs`,
+//! `FixKind::PatternSeparators`): removing separators between a value's own characters
+//! changes none the model chose. The advice reads separators more loosely (`3 F.` is
+//! told to write `3F`, which the repair leaves alone), and the other two readings stay
+//! advice only: which part the model meant, or whether the case is part of the value, is
+//! for the model to confirm.
 
 use regex::Regex;
 use serde_json::Value;
@@ -44,19 +49,22 @@ pub(crate) fn near_match(pattern: &Regex, found: &str) -> Option<String> {
     if found.chars().count() > MAX_CHARS || pattern.is_match(found) {
         return None;
     }
-    without_separators(found)
+    loosely_without_separators(found)
         .into_iter()
         .chain(other_case(found))
         .find(|candidate| pattern.is_match(candidate))
         .or_else(|| longest_matching_span(pattern, found))
 }
 
-/// `+47 912 34 567` → `+4791234567`: spaces, dots, dashes and brackets inside a number.
-fn without_separators(found: &str) -> Option<String> {
+/// `+47 912 34 567` → `+4791234567`, `3 F.` → `3F`: spaces, dots, dashes, slashes and
+/// brackets dropped wherever they stand, where the value is mostly digits. Looser than
+/// the reading that is repaired locally (`separators::without_separators`, which keeps a
+/// value whose marks could mean something, `3 F.` among them): this one is only advice,
+/// which the model confirms.
+fn loosely_without_separators(found: &str) -> Option<String> {
     let is_separator = |c: char| matches!(c, ' ' | '.' | '-' | '(' | ')' | '/');
     let digits = found.chars().filter(char::is_ascii_digit).count();
     let kept: String = found.trim().chars().filter(|c| !is_separator(*c)).collect();
-    // Only where the value is mostly a number: a phone, a postcode, an account.
     (digits * 2 >= kept.chars().count() && kept != found).then_some(kept)
 }
 
@@ -136,6 +144,9 @@ mod tests {
             Some("+4791234567")
         );
         assert_eq!(near(r"^\d{5}$", "10 115").as_deref(), Some("10115"));
+        // A seat with a sentence's full stop: the repair leaves it alone, the advice
+        // still offers the value (a live regression: the advice fell back to `0A`).
+        assert_eq!(near(r"^\d{1,2}[A-K]$", "3 F.").as_deref(), Some("3F"));
     }
 
     #[test]

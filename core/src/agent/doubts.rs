@@ -6,9 +6,10 @@
 use serde_json::Value;
 
 use super::request::Target;
-use super::{grounding, read};
+use super::run::Question;
+use super::{conversation, grounding, read};
 use crate::provider::Mode;
-use crate::{Error, ViolationKind};
+use crate::{Error, Violation, ViolationKind};
 
 /// The modes of a union of tools with an answer: its first attempt in plain prompt mode
 /// where the provider also has a grammar (`json_schema`), the grammar next.
@@ -104,6 +105,61 @@ impl Doubts {
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
     doubted(before) && doubted(now)
+}
+
+/// The error of a reply to a union with an answer whose calls are made of nothing the
+/// conversation holds, or whose answer skips the tool the request names (see
+/// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
+/// again after it was told is taken at its word (a request may name a tool that cannot
+/// do what it asks). A call made of nothing the user wrote is questioned each time, and
+/// a second one has the model asked for its answer alone (see `decide`), where the
+/// answer alone is still the model's. A call that stands, but with optional arguments
+/// the user never gave, is questioned once (see `grounding::unasked`).
+pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -> Option<Error> {
+    let target = ask.target;
+    let union = target.union.as_ref()?;
+    if !target.has_answer() {
+        return None;
+    }
+    let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
+    // Once results are in, answering is what the model should do; an answer beside
+    // calls waits for their results.
+    let answers_only = !doubts.skipped
+        && !conversation::results_in(ask.history)
+        && values.iter().all(|v| v.get("answer").is_some());
+    let tools = || target.tool_names();
+    let unasked = |value: &Value| -> Vec<Violation> {
+        let tool = value
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(|name| union.tool(name));
+        match tool {
+            Some(tool) if !doubts.unasked => conversation.unasked(value, &tool.arguments),
+            _ => Vec::new(),
+        }
+    };
+    let violations: Vec<Violation> = values
+        .iter()
+        .enumerate()
+        .flat_map(|(i, value)| {
+            let found = conversation
+                .ungrounded(value, &target.about(value))
+                .or_else(|| {
+                    answers_only
+                        .then(|| conversation.skips(value, tools()))
+                        .flatten()
+                })
+                .map_or_else(|| unasked(value), |violation| vec![violation]);
+            match values.len() {
+                1 => found,
+                _ => found
+                    .into_iter()
+                    .flat_map(|v| Error::single(v).under(&i.to_string()).into_violations())
+                    .collect(),
+            }
+        })
+        .collect();
+    (!violations.is_empty()).then(|| Error::new(violations))
 }
 
 #[cfg(test)]

@@ -10,11 +10,11 @@ use serde_json::Value;
 use tracing::{debug, warn};
 
 use super::decide;
-use super::doubts::{Doubts, choose_in_prose};
+use super::doubts::{Doubts, choose_in_prose, questioned};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
-use super::{conversation, grounding, partial, read};
+use super::{conversation, partial, read};
 use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
 use crate::parse::Parser;
@@ -440,7 +440,7 @@ impl<P: Provider> Agent<P> {
         // violation of that attempt, repaired and kept like any other.
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
             .map_err(Refused::Invalid)
-            .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
+            .and_then(|(values, fixes)| match self.questioned(ask, run, &values) {
                 Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
                 None => Ok((values, fixes)),
             })
@@ -476,59 +476,13 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    /// The error of a reply whose calls are made of nothing the conversation holds, or
-    /// whose answer skips the tool the request names, where the union has an answer (see
-    /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
-    /// again after it was told is taken at its word (a request may name a tool that cannot
-    /// do what it asks). A call made of nothing the user wrote is questioned each time, and
-    /// a second one has the model asked for its answer alone (see `decide`), where the
-    /// answer alone is still the model's. A call that stands, but with optional arguments
-    /// the user never gave, is questioned once (see `grounding::unasked`).
-    fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
-        let target = ask.target;
-        let union = target.union.as_ref()?;
-        if !self.grounded_calls || run.answer_only.is_some() || !target.has_answer() {
+    /// What the checks of the choice question in a reply read as `values`, where they are
+    /// on and the model is not being asked for its answer alone (see `doubts::questioned`).
+    fn questioned(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
+        if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
-        // Once results are in, answering is what the model should do; an answer beside
-        // calls waits for their results.
-        let answers_only = !run.doubts.skipped
-            && !conversation::results_in(ask.history)
-            && values.iter().all(|v| v.get("answer").is_some());
-        let tools = || target.tool_names();
-        let unasked = |value: &Value| -> Vec<Violation> {
-            let tool = value
-                .get("name")
-                .and_then(Value::as_str)
-                .and_then(|name| union.tool(name));
-            match tool {
-                Some(tool) if !run.doubts.unasked => conversation.unasked(value, &tool.arguments),
-                _ => Vec::new(),
-            }
-        };
-        let violations: Vec<Violation> = values
-            .iter()
-            .enumerate()
-            .flat_map(|(i, value)| {
-                let found = conversation
-                    .ungrounded(value, &target.about(value))
-                    .or_else(|| {
-                        answers_only
-                            .then(|| conversation.skips(value, tools()))
-                            .flatten()
-                    })
-                    .map_or_else(|| unasked(value), |violation| vec![violation]);
-                match values.len() {
-                    1 => found,
-                    _ => found
-                        .into_iter()
-                        .flat_map(|v| Error::single(v).under(&i.to_string()).into_violations())
-                        .collect(),
-                }
-            })
-            .collect();
-        (!violations.is_empty()).then(|| Error::new(violations))
+        questioned(ask, run.doubts, values)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

@@ -14,6 +14,7 @@ mod object;
 mod siblings;
 pub(crate) use format::{conforms, form as format_form};
 pub(crate) mod suggest;
+mod union_advice;
 
 use std::cell::RefCell;
 use std::rc::Rc;

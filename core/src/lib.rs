@@ -76,6 +76,7 @@ mod error;
 mod extract;
 pub mod feedback;
 mod fix;
+mod formats;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod message;

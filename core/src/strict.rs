@@ -176,7 +176,7 @@ impl Check {
             && self.matches(s)
             && self
                 .format
-                .is_none_or(|format| crate::validate::conforms(format, s))
+                .is_none_or(|format| crate::formats::conforms(format, s))
     }
 
     fn len_ok(&self, len: usize) -> bool {

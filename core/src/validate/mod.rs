@@ -7,12 +7,10 @@ mod compare;
 pub(crate) use describe::describe_value as describe_value_pub;
 pub(crate) use describe::{list_values as list_values_pub, short_json as short_json_pub};
 mod describe;
-mod format;
 mod frames;
 mod near_match;
 mod object;
 mod siblings;
-pub(crate) use format::{conforms, form as format_form};
 pub(crate) mod suggest;
 mod union_advice;
 
@@ -23,6 +21,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
+use crate::formats;
 use crate::schema::{EnumStrings, Node, Schema, Types, Used};
 
 pub(crate) use compare::cmp_number;
@@ -536,11 +535,11 @@ impl<'a> Validator<'a> {
     }
 
     fn format(&mut self, format: &str, s: &str) {
-        if !format::conforms(format, s) {
+        if !formats::conforms(format, s) {
             self.report(ViolationKind::FormatMismatch {
                 found: describe::short_str(s),
                 format: format.to_owned(),
-                form: format::form(format).unwrap_or_default().to_owned(),
+                form: formats::form(format).unwrap_or_default().to_owned(),
             });
         }
     }

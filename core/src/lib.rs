@@ -91,6 +91,7 @@ mod text_calls;
 mod tool_union;
 pub mod toolset;
 mod validate;
+mod value;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -104,10 +105,9 @@ pub use feedback::{RepairPrompt, RepairStrategy};
 pub use message::{Arguments, Message, Role, ToolCall};
 pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
-pub use schema::{Generator, Node, Schema, ToolSchema};
+pub use schema::{Generator, MAX_DEPTH, Node, Schema, ToolSchema};
 pub use toolschema_macros::ToolSchema;
 pub use toolset::{Call, Choice, Rejection, Toolset};
-pub use validate::MAX_DEPTH;
 
 /// The building blocks of the schema model, for code that inspects or builds schemas.
 pub mod model {

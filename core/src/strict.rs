@@ -27,7 +27,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{Schema, ToolSchema, compile_pattern};
-use crate::validate::cmp_number;
+use crate::value::cmp_number;
 
 /// Reads `T` from `text` on the fast path: `None` when the fast path does not take it.
 pub(crate) fn from_str<T: ToolSchema>(text: &str) -> Option<T> {

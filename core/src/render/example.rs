@@ -7,7 +7,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{DefId, Node, Schema, Types};
-use crate::validate::json_eq;
+use crate::value::json_eq;
 
 /// Nesting beyond which optional parts are left out, so recursive types end.
 const DEEP: usize = 6;

@@ -165,7 +165,7 @@ impl Field {
             if let Some(new) = new
                 && own
                     .as_ref()
-                    .is_none_or(|own| crate::validate::cmp_number(&new, own) == keep)
+                    .is_none_or(|own| crate::value::cmp_number(&new, own) == keep)
             {
                 *own = Some(new);
             }

@@ -28,6 +28,9 @@ pub(crate) use listed::Listed;
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
 
+/// How deep schemas and values may nest before validation gives up with an error.
+pub const MAX_DEPTH: usize = 128;
+
 /// A type whose JSON form is described by a JSON Schema and read by a strict deserializer
 /// built from that same description.
 ///

@@ -5,11 +5,12 @@ use rustc_hash::FxHashMap as HashMap;
 
 use serde_json::Value;
 
-use super::describe::{self, describe_types, describe_value, list_values};
-use super::{Segment, Validator, json_eq, suggest};
+use super::describe::describe_types;
+use super::{Segment, Validator, suggest};
 use crate::error::{Violation, ViolationKind};
 use crate::schema::union::ToolUnion;
 use crate::schema::{Discriminator, Node, Types};
+use crate::value::{self, describe_value, json_eq, list_values};
 
 impl<'a> Validator<'a> {
     /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, checked cheaply
@@ -211,7 +212,7 @@ impl<'a> Validator<'a> {
                     suggest::closest(key, keys.iter().map(|(k, _)| k.as_str())).map(str::to_owned);
                 self.at(Segment::Key(key), |v| {
                     let kind = ViolationKind::NotAllowed {
-                        found: describe::short_str(key),
+                        found: value::short_str(key),
                         allowed: list_values(&allowed),
                     };
                     v.report_with(kind, |violation| {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Segment, Validator, describe, suggest};
+use super::{Segment, Validator, suggest};
 use crate::error::{Unit, ViolationKind};
 use crate::schema::Node;
 use crate::schema::keys::Cursor;
@@ -82,7 +82,7 @@ impl<'a> Validator<'a> {
                 v.report(ViolationKind::Invalid {
                     message: format!(
                         "the key {} is not allowed here",
-                        describe::short_json(&name)
+                        crate::value::short_json(&name)
                     ),
                 })
             });

@@ -16,10 +16,7 @@ use std::path::{Path, PathBuf};
 /// deserializer's pieces they use, the validator, the union reader and the prompt forms,
 /// to be broken by moving the pieces that make them (the trait and its std impls apart
 /// from the schema model; value descriptions the layers share). None may be added.
-const KNOWN: &[(&str, &str)] = &[
-    ("schema", "strict"),
-    ("strict", "schema"),
-];
+const KNOWN: &[(&str, &str)] = &[("schema", "strict"), ("strict", "schema")];
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
 

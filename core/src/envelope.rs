@@ -31,7 +31,7 @@ use crate::repair::{Fix, FixKind, Location, repair};
 use crate::schema::Schema;
 pub(crate) use crate::schema::union::ToolUnion;
 use crate::schema::union::UnionTool;
-use crate::validate::suggest;
+use crate::suggest;
 
 /// Keys that name the tool.
 const NAME_KEYS: &[&str] = &[

@@ -87,6 +87,7 @@ pub mod render;
 pub mod repair;
 mod schema;
 mod strict;
+mod suggest;
 mod text_calls;
 mod tool_union;
 pub mod toolset;

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::Toolset;
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
-use crate::validate::suggest;
+use crate::suggest;
 use crate::value::describe_value;
 
 /// A check of one tool's arguments.

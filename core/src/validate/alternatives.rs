@@ -6,10 +6,11 @@ use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 
 use super::describe::describe_types;
-use super::{Segment, Validator, suggest};
+use super::{Segment, Validator};
 use crate::error::{Violation, ViolationKind};
 use crate::schema::union::ToolUnion;
 use crate::schema::{Discriminator, Node, Types};
+use crate::suggest;
 use crate::value::{self, describe_value, json_eq, list_values};
 
 impl<'a> Validator<'a> {

@@ -1,10 +1,12 @@
 //! Types in the words of a violation message, and the rejected words its deferred texts
-//! read. Values are described in [`crate::value`].
+//! read (the did-you-mean of a value an `enum` does not list). Values are described in
+//! [`crate::value`].
 
 use std::sync::Arc;
 
 use crate::error::{Recipe, worded};
-use crate::schema::Types;
+use crate::schema::{EnumStrings, Types};
+use crate::suggest::closest;
 use crate::value::MAX_QUOTE;
 
 /// `an integer`, `a string or null`, `a boolean, a string or null`.
@@ -55,5 +57,12 @@ pub(crate) fn whole(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
         recipe
     } else {
         worded(word, recipe)
+    }
+}
+
+/// The did-you-mean of a value an `enum` does not list, worked out when it is read.
+impl Recipe for EnumStrings {
+    fn text(&self, word: Option<&str>) -> Option<String> {
+        closest(word?, self.0.iter().map(String::as_str)).map(str::to_owned)
     }
 }

@@ -8,7 +8,6 @@ mod frames;
 mod near_match;
 mod object;
 mod siblings;
-pub(crate) mod suggest;
 mod union_advice;
 
 use std::cell::RefCell;

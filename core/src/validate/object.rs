@@ -3,10 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use super::{Segment, Validator, suggest};
+use super::{Segment, Validator};
 use crate::error::{Unit, ViolationKind};
 use crate::schema::Node;
 use crate::schema::keys::Cursor;
+use crate::suggest;
 
 impl<'a> Validator<'a> {
     pub(super) fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::suggest;
 use crate::schema::union::ToolUnion;
 use crate::schema::{Schema, Types};
+use crate::suggest;
 
 impl ToolUnion<'_> {
     /// What to write when a reply to the union is no call and no answer (no `name` or

@@ -89,6 +89,7 @@ mod schema;
 mod strict;
 mod suggest;
 mod text_calls;
+mod tool_schema;
 mod tool_union;
 pub mod toolset;
 mod validate;
@@ -106,7 +107,8 @@ pub use feedback::{RepairPrompt, RepairStrategy};
 pub use message::{Arguments, Message, Role, ToolCall};
 pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
-pub use schema::{Generator, MAX_DEPTH, Node, Schema, ToolSchema};
+pub use schema::{Generator, MAX_DEPTH, Node, Schema};
+pub use tool_schema::ToolSchema;
 pub use toolschema_macros::ToolSchema;
 pub use toolset::{Call, Choice, Rejection, Toolset};
 

@@ -436,8 +436,9 @@ pub enum ViolationKind {
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
-    /// An optional argument of a call whose value appears nowhere in the conversation and
-    /// is not the default the tool states: the model filled in what the user never gave
+    /// An optional argument of a call whose value appears nowhere in the conversation, is
+    /// none the tool lists and is not the default it states: the model filled in what the
+    /// user never gave
     /// (`value`: as written, quoted and bounded).
     Unasked { value: String },
     /// The provider cut the reply at the token limit (`max_tokens`, when the request set
@@ -600,9 +601,9 @@ impl Display for ViolationKind {
             ),
             ViolationKind::Unasked { value } => write!(
                 f,
-                "{value} is nowhere in the request: leave out an optional argument the user \
-                 did not give, and the function's default applies. Keep it only if the \
-                 request implies it"
+                "{value} is nowhere in the request: keep the call, but leave out this \
+                 optional argument unless the request implies it (the function's default \
+                 then applies)"
             ),
             ViolationKind::CutOff { max_tokens } => {
                 f.write_str("the reply was cut off at the token limit")?;

@@ -5,8 +5,8 @@
 //! 80kg"), the description's example for a unit (`"unit": "cm"` where the user gave
 //! none), a date of its own for a lookup that takes today's by default. The tool would
 //! use these values as if the user had said them. An optional argument whose value
-//! appears nowhere in the conversation, and is not the default its schema or its
-//! description states, is questioned once: left out, the tool's default applies. A model
+//! appears nowhere in the conversation, is none of the values its schema lists, and is
+//! not the default its schema or its description states, is questioned once: left out, the tool's default applies. A model
 //! that writes it again after it was told is taken at its word (a value can follow from
 //! what the user wrote without being written there: two guests for "me and my husband").
 
@@ -42,7 +42,11 @@ impl Conversation {
                 let property = properties?.get(name)?;
                 let judged = matches!(value, Value::Number(_))
                     || value.as_str().is_some_and(|s| !s.trim().is_empty());
-                if !judged || self.holds(value) || is_default(property, value) {
+                if !judged
+                    || self.holds(value)
+                    || listed(property, value)
+                    || is_default(property, value)
+                {
                     return None;
                 }
                 let written = match value {
@@ -58,6 +62,17 @@ impl Conversation {
             })
             .collect()
     }
+}
+
+/// Whether `value` is one the property lists (`enum`, `const`): a choice among the tool's
+/// own values is the model's reading of the request (`"imperial"` for "in Fahrenheit"),
+/// not a fact it made up.
+fn listed(property: &Value, value: &Value) -> bool {
+    property.get("const") == Some(value)
+        || property
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.contains(value))
 }
 
 /// Whether `value` is the default a property's schema states (`"default": …`) or its
@@ -119,7 +134,8 @@ mod tests {
                 "unit": {"type": "string", "description": "The unit of length, e.g. 'cm'. Default is 'units'."},
                 "precision": {"type": "integer", "description": "Decimal places (default: 2)."},
                 "label": {"type": "string", "default": "area"},
-                "exact": {"type": "boolean"}
+                "exact": {"type": "boolean"},
+                "system": {"type": "string", "enum": ["metric", "imperial"]}
             },
             "required": ["base", "height"]
         })
@@ -156,6 +172,8 @@ mod tests {
             json!({"base": 12, "height": 7.5, "precision": 2}),
             json!({"base": 12, "height": 7.5, "label": "area"}),
             json!({"base": 12, "height": 7.5, "exact": true, "unit": ""}),
+            // A choice among the tool's own values.
+            json!({"base": 12, "height": 7.5, "system": "imperial"}),
             // Required arguments are the whole-call check's business.
             json!({"base": 99, "height": 1}),
             // Unknown arguments are the schema's.

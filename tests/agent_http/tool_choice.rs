@@ -477,3 +477,17 @@ async fn optional_arguments_the_user_gave_stand_and_the_check_can_be_turned_off(
     ));
     assert_eq!(bodies(&server).await.len(), 2, "each in one call");
 }
+
+#[tokio::test]
+async fn a_value_written_to_fix_a_violation_there_is_not_questioned() {
+    let request = "Monthly payment on 250,000 at 3.5 percent over 30 years?";
+    let wrong = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": {"code": "EUR", "sign": "€"}}}"#;
+    let fixed = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}}"#;
+    let (server, provider) = openai(vec![chat(wrong), chat(fixed)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let Choice::Calls(calls) = agent.ask_tools(&finance(), request).await.expect("a call") else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
+    assert_eq!(bodies(&server).await.len(), 2);
+}

@@ -482,7 +482,27 @@ impl<P: Provider> Agent<P> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
+        // A value written in answer to a violation at its own place is the model's fix
+        // of it, not an invention: `255` for "full brightness" after `300` was too much.
+        let fixed: Vec<&str> = run
+            .attempts
+            .iter()
+            .filter_map(Attempt::error)
+            .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
+            .collect();
         questioned(ask, run.doubts, values)
+            .map(Error::into_violations)
+            .map(|found| {
+                found
+                    .into_iter()
+                    .filter(|v| {
+                        !matches!(v.kind(), ViolationKind::Unasked { .. })
+                            || !fixed.contains(&v.pointer())
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|found| !found.is_empty())
+            .map(Error::new)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

@@ -236,14 +236,28 @@ fn a_call_of_a_function_like_no_tool_is_an_invention() {
 #[test]
 fn initials_are_read_from_words_in_a_row() {
     let found = initials("distance in astronomical units, EU-wide");
-    for expected in ["au", "ia", "iau", "ue", "ew", "dia"] {
+    for expected in ["au", "ia", "iau", "dia"] {
         assert!(
             found.contains(&expected.to_owned()),
             "{expected}: {found:?}"
         );
     }
-    assert!(!found.contains(&"da".to_owned()), "{found:?}");
+    // Never across a mark: `units, EU` and `EU-wide` are not phrases.
+    for not in ["ue", "ew", "da"] {
+        assert!(!found.contains(&not.to_owned()), "{not}: {found:?}");
+    }
     let conversation = Conversation::new(&[], "", "How far apart, in astronomical units?");
     let call = json!({"name": "space.distance", "arguments": {"unit": "au"}});
     assert!(conversation.ungrounded(&call, "").is_none());
+}
+
+#[test]
+fn two_sentences_or_messages_make_no_initials_together() {
+    // Measured live: the prompt and the request, one after the other, made `pt` of
+    // "…into Portuguese" and "Translate…", and a call with `"language": "pt"` stood.
+    let request = "Translate 'good morning' into Portuguese.";
+    let conversation = Conversation::new(&[], request, request);
+    let call = json!({"name": "geo.info", "arguments": {"language": "pt"}});
+    assert!(conversation.ungrounded(&call, "").is_some());
+    assert!(!initials("Turn it on. Please hurry").contains(&"op".to_owned()));
 }

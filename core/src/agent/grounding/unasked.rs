@@ -5,8 +5,9 @@
 //! 80kg"), the description's example for a unit (`"unit": "cm"` where the user gave
 //! none), a date of its own for a lookup that takes today's by default. The tool would
 //! use these values as if the user had said them. An optional argument whose value
-//! appears nowhere in the conversation, is none of the values its schema lists, and is
-//! not the default its schema or its description states, is questioned once: left out, the tool's default applies. A model
+//! appears nowhere in the conversation, is none of the values or bounds its schema
+//! lists, and is not the default its schema or its description states, is questioned
+//! once (and never where the model wrote it to fix a violation there): left out, the tool's default applies. A model
 //! that writes it again after it was told is taken at its word (a value can follow from
 //! what the user wrote without being written there: two guests for "me and my husband").
 
@@ -64,15 +65,25 @@ impl Conversation {
     }
 }
 
-/// Whether `value` is one the property lists (`enum`, `const`): a choice among the tool's
-/// own values is the model's reading of the request (`"imperial"` for "in Fahrenheit"),
-/// not a fact it made up.
+/// Whether `value` is one the property lists (`enum`, `const`) or one of its bounds
+/// (`minimum`, `maximum`): a choice among the tool's own values is the model's reading of
+/// the request (`"imperial"` for "in Fahrenheit", `255` for "full brightness"), not a
+/// fact it made up.
 fn listed(property: &Value, value: &Value) -> bool {
+    let bound = |key: &str| {
+        let (Some(bound), Some(n)) = (property.get(key).and_then(Value::as_f64), value.as_f64())
+        else {
+            return false;
+        };
+        (bound - n).abs() <= f64::EPSILON * n.abs().max(1.0)
+    };
     property.get("const") == Some(value)
         || property
             .get("enum")
             .and_then(Value::as_array)
             .is_some_and(|values| values.contains(value))
+        || bound("minimum")
+        || bound("maximum")
 }
 
 /// Whether `value` is the default a property's schema states (`"default": …`) or its
@@ -135,7 +146,8 @@ mod tests {
                 "precision": {"type": "integer", "description": "Decimal places (default: 2)."},
                 "label": {"type": "string", "default": "area"},
                 "exact": {"type": "boolean"},
-                "system": {"type": "string", "enum": ["metric", "imperial"]}
+                "system": {"type": "string", "enum": ["metric", "imperial"]},
+                "brightness": {"type": "integer", "minimum": 0, "maximum": 255}
             },
             "required": ["base", "height"]
         })
@@ -174,6 +186,8 @@ mod tests {
             json!({"base": 12, "height": 7.5, "exact": true, "unit": ""}),
             // A choice among the tool's own values.
             json!({"base": 12, "height": 7.5, "system": "imperial"}),
+            // One of its bounds.
+            json!({"base": 12, "height": 7.5, "brightness": 255}),
             // Required arguments are the whole-call check's business.
             json!({"base": 99, "height": 1}),
             // Unknown arguments are the schema's.

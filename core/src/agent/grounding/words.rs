@@ -101,17 +101,26 @@ pub(super) fn words_bounded(text: &str) -> Vec<String> {
     words
 }
 
-/// The initials of two to four words in a row (`au` of "astronomical units", `eu` of
-/// "European Union"), each once, at most [`MAX_WORDS`] of them.
+/// The initials of two to four words in a row within one phrase (`au` of "in
+/// astronomical units"; never across a mark or a line, so that two sentences or two
+/// messages make none together), each once, at most [`MAX_WORDS`] of them.
 pub(super) fn initials(text: &str) -> Vec<String> {
-    let words = words(text);
-    let firsts: Vec<Option<char>> = words
-        .iter()
-        .map(|w| w.chars().next().filter(|c| c.is_alphabetic()))
-        .collect();
-    let mut out: Vec<String> = (2..=4)
-        .flat_map(|n| firsts.windows(n))
-        .filter_map(|window| window.iter().copied().collect::<Option<String>>())
+    let mut out: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '\t'))
+        .flat_map(|phrase| {
+            let firsts: Vec<Option<char>> = words(phrase)
+                .iter()
+                .map(|w| w.chars().next().filter(|c| c.is_alphabetic()))
+                .collect();
+            (2..=4)
+                .flat_map(|n| {
+                    firsts
+                        .windows(n)
+                        .filter_map(|window| window.iter().copied().collect::<Option<String>>())
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        })
         .collect();
     out.sort_unstable();
     out.dedup();

@@ -25,8 +25,9 @@ use serde_json::Value;
 
 use crate::envelope::ToolUnion;
 use crate::repair::{Fix, FixKind, Location, repair};
+use crate::schema::MAX_DEPTH;
 use crate::schema::{Node, Schema, Types};
-use crate::validate::{MAX_DEPTH, json_eq};
+use crate::value::json_eq;
 
 pub(crate) use several::several_values;
 

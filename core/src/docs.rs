@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use crate::render;
 use crate::schema::union::ToolUnion;
-use crate::schema::{Node, Schema, ToolSchema};
+use crate::schema::{Node, Schema};
+use crate::tool_schema::ToolSchema;
 
 /// Markdown docs for `T`: for a union of tools, one section per tool (name, description,
 /// arguments in compact form, an example call, field hints) and the answer; for any

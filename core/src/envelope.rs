@@ -28,10 +28,10 @@ use serde_json::{Map, Value};
 
 use crate::extract::candidates;
 use crate::repair::{Fix, FixKind, Location, repair};
+use crate::schema::Schema;
 pub(crate) use crate::schema::union::ToolUnion;
 use crate::schema::union::UnionTool;
-use crate::schema::{Schema, Types};
-use crate::validate::suggest;
+use crate::suggest;
 
 /// Keys that name the tool.
 const NAME_KEYS: &[&str] = &[
@@ -292,58 +292,6 @@ impl<'s> ToolUnion<'s> {
             (Some(tool), None) => Some(tool),
             _ => None,
         }
-    }
-
-    /// What to write when a reply to the union is no call and no answer (no `name` or
-    /// `answer` key, nor a near miss of one): the call's shape, with the tool the reply
-    /// seems to mean, and the answer's.
-    pub(crate) fn advice(&self, schema: &Schema, value: &Value) -> Option<String> {
-        let envelope_key = |k: &str| {
-            matches!(k, "name" | "answer") || suggest::closest(k, ["name", "answer"]).is_some()
-        };
-        if let Value::Object(map) = value
-            && map.keys().any(|k| envelope_key(k))
-        {
-            return None;
-        }
-        let mentioned = match value {
-            Value::String(s) => vec![s.as_str()],
-            Value::Object(map) => map.values().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
-        let names = || self.tools.iter().map(|t| t.name);
-        let tool = mentioned
-            .iter()
-            .find_map(|s| {
-                names()
-                    .find(|n| n == s)
-                    .or_else(|| suggest::closest(s, names()))
-            })
-            .unwrap_or(self.tools[0].name);
-        let call = format!(
-            "write a tool call as {{\"name\": {}, \"arguments\": {{...}}}}",
-            quoted(tool)
-        );
-        Some(match &self.answer {
-            Some(answer) => {
-                let text = schema
-                    .resolve(answer.value)
-                    .types
-                    .is_some_and(|t| t == Types::STRING);
-                let example = if text { "\"...\"" } else { "..." };
-                format!("{call} or the answer as {{\"answer\": {example}}}")
-            }
-            None => call,
-        })
-    }
-
-    /// The shapes a reply may take, for the violation the advice goes with.
-    pub(crate) fn shapes(&self) -> Vec<String> {
-        let mut shapes = vec!["a tool call".to_owned()];
-        if self.answer.is_some() {
-            shapes.push("the answer".to_owned());
-        }
-        shapes
     }
 }
 

@@ -76,6 +76,7 @@ mod error;
 mod extract;
 pub mod feedback;
 mod fix;
+mod formats;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod message;
@@ -86,10 +87,13 @@ pub mod render;
 pub mod repair;
 mod schema;
 mod strict;
+mod suggest;
 mod text_calls;
+mod tool_schema;
 mod tool_union;
 pub mod toolset;
 mod validate;
+mod value;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -103,10 +107,10 @@ pub use feedback::{RepairPrompt, RepairStrategy};
 pub use message::{Arguments, Message, Role, ToolCall};
 pub use parse::{Parsed, Parser, parse};
 pub use repair::{Fix, FixKind};
-pub use schema::{Generator, Node, Schema, ToolSchema};
+pub use schema::{Generator, MAX_DEPTH, Node, Schema};
+pub use tool_schema::ToolSchema;
 pub use toolschema_macros::ToolSchema;
 pub use toolset::{Call, Choice, Rejection, Toolset};
-pub use validate::MAX_DEPTH;
 
 /// The building blocks of the schema model, for code that inspects or builds schemas.
 pub mod model {

@@ -10,8 +10,9 @@ use crate::envelope::ToolUnion;
 use crate::error::{Violation, ViolationKind};
 use crate::extract::{Candidate, candidates, is_strict_json, visible};
 use crate::repair::{Fix, FixKind, Location, repair};
-use crate::schema::{Schema, ToolSchema, Types};
+use crate::schema::{Schema, Types};
 use crate::text_calls::{self, Scope, Tools};
+use crate::tool_schema::ToolSchema;
 
 pub(crate) use calls::several_calls;
 

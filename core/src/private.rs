@@ -13,9 +13,12 @@ pub use serde_json::{Map, Number, Value, json};
 mod validation;
 pub use validation::{IntoRejection, Lend, Validation};
 
+pub use crate::schema::build::Limit;
 pub use crate::strict::{
-    Check, Checked, FirstKey, Key, Limit, Strict, TagKey, checked_value, end_of_map, end_of_seq,
-    item, reject, rest_through_value, tagged_through_value, through_value,
+    Check, Checked, FirstKey, Key, TagKey, end_of_map, rest_through_value, tagged_through_value,
+};
+pub use crate::tool_schema::streaming::{
+    Strict, checked_value, end_of_seq, item, reject, through_value,
 };
 
 /// Reads `T` on the strict deserializer's fast path only: `None` where it gives up.
@@ -27,15 +30,16 @@ pub fn fast_from_str<T: ToolSchema>(text: &str) -> Option<T> {
 pub use crate::schema::build::{
     Field, Object, Union, constant, describe, string_enum, tuple, unit,
 };
-pub(crate) use crate::schema::reading::wrong_shape;
-pub use crate::schema::reading::{
+pub(crate) use crate::tool_schema::reading::wrong_shape;
+pub use crate::tool_schema::reading::{
     Items, bridge_build, expect_array, expect_null, expect_object, items_of, members_of,
 };
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
 use crate::schema::bridge::Bridge;
-use crate::schema::{Generator, Node, Schema, ToolSchema};
+use crate::schema::{Generator, Node, Schema};
+use crate::tool_schema::ToolSchema;
 
 /// `Page<Item>` → `Page_Item`, the `$defs` name of a generic type.
 pub fn generic_name(base: &str, parameters: &[Cow<'static, str>]) -> Cow<'static, str> {

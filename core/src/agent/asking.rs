@@ -21,7 +21,7 @@ use super::tools::Start;
 use super::{Agent, AskError, Attempt, CancelToken};
 use crate::message::Message;
 use crate::provider::{Mode, Provider, Usage};
-use crate::schema::ToolSchema;
+use crate::tool_schema::ToolSchema;
 use crate::toolset::{AnswerBeside, Choice, Toolset};
 
 /// The future an [`Ask`] or a [`ToolLoop`] becomes when awaited.

@@ -8,8 +8,8 @@ use std::fmt;
 
 use super::AskError;
 use crate::error::quote;
+use crate::suggest;
 use crate::tool_union::UnionDescription;
-use crate::validate::suggest;
 
 /// The handler's name of each tool: as its server spells it, or, when only that is
 /// registered, as the model is shown it.

@@ -15,7 +15,7 @@ use super::tool_loop::Runner;
 use super::{Agent, AskError, Attempt};
 use crate::message::{Arguments, Message, ToolCall};
 use crate::provider::{Provider, Reply};
-use crate::schema::ToolSchema;
+use crate::tool_schema::ToolSchema;
 
 /// Why a tool handler registered with [`Toolbox::tool_that_may_end`] gave no output.
 #[derive(Debug, Clone)]

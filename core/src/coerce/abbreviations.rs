@@ -38,7 +38,7 @@ pub(super) fn abbreviated<'v>(text: &str, allowed: &'v [Value]) -> Option<&'v st
     }
     let mut fits = allowed.iter().filter_map(Value::as_str).filter(|value| {
         let value = value.to_lowercase();
-        value.len() > short.len() && crate::validate::suggest::abbreviates(&short, &value)
+        value.len() > short.len() && crate::suggest::abbreviates(&short, &value)
     });
     let only = fits.next()?;
     fits.next().is_none().then_some(only)

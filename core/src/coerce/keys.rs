@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::repair::FixKind;
 use crate::schema::Node;
-use crate::validate::suggest;
+use crate::suggest;
 
 /// Whether `key` names no field of `node` and matches none of its pattern properties.
 fn is_unknown(node: &Node, key: &str) -> bool {

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::{Coercer, fix};
 use crate::repair::{Fix, FixKind};
 use crate::schema::{Node, Types};
-use crate::validate::suggest;
+use crate::suggest;
 
 impl<'s> Coercer<'s> {
     /// `"Paris"` for `{city}`, `[…]` for `{items: […]}`: the value is put under the object's

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
-use crate::schema::ToolSchema;
+use crate::tool_schema::ToolSchema;
 use no_arguments::close_argumentless_root;
 use patterns::portable_patterns;
 use transforms::{

@@ -23,7 +23,8 @@ use crate::error::{Unit, ViolationKind};
 use crate::message::Message;
 use crate::render;
 use crate::repair::{Fix, FixKind};
-use crate::schema::{Schema, ToolSchema};
+use crate::schema::Schema;
+use crate::tool_schema::ToolSchema;
 
 /// How a repair is sent to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

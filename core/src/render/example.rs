@@ -7,7 +7,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{DefId, Node, Schema, Types};
-use crate::validate::json_eq;
+use crate::value::json_eq;
 
 /// Nesting beyond which optional parts are left out, so recursive types end.
 const DEEP: usize = 6;
@@ -390,11 +390,7 @@ fn placeholder(node: &Node, label: &str, salt: usize) -> String {
 /// what a small model copies over the number the request gave. `None` where the mask does
 /// not fit the node (a class without those characters, a length it breaks).
 pub(crate) fn form(node: &Node) -> Option<String> {
-    if let Some(form) = node
-        .format
-        .as_deref()
-        .and_then(crate::validate::format_form)
-    {
+    if let Some(form) = node.format.as_deref().and_then(crate::formats::form) {
         return Some(form.to_owned());
     }
     let pattern = node.pattern.as_ref()?;

@@ -20,7 +20,8 @@ pub(crate) fn string_form(node: &crate::schema::Node) -> Option<String> {
 
 use serde_json::Value;
 
-use crate::schema::{Schema, ToolSchema};
+use crate::schema::Schema;
+use crate::tool_schema::ToolSchema;
 
 /// The compact, TypeScript-like form of `T` for prompts: doc comments as `//` comments,
 /// constraints as `/* */` comments, optional keys marked `?`, shared types named once,

@@ -5,7 +5,6 @@
 use serde_json::{Number, Value};
 
 use super::{Generator, Node, Property, Types};
-use crate::strict::Limit;
 
 /// An object schema under construction.
 #[derive(Default)]
@@ -165,7 +164,7 @@ impl Field {
             if let Some(new) = new
                 && own
                     .as_ref()
-                    .is_none_or(|own| crate::validate::cmp_number(&new, own) == keep)
+                    .is_none_or(|own| crate::value::cmp_number(&new, own) == keep)
             {
                 *own = Some(new);
             }
@@ -323,5 +322,22 @@ impl Union {
 
     pub fn build(self) -> Node {
         self.node
+    }
+}
+
+/// A bound of `#[schema(range)]`, as written.
+#[derive(Debug, Clone, Copy)]
+pub enum Limit {
+    Int(i64),
+    Float(f64),
+}
+
+impl Limit {
+    /// The number the schema holds for this bound.
+    pub(crate) fn number(self) -> Number {
+        match self {
+            Limit::Int(i) => Number::from(i),
+            Limit::Float(f) => Number::from_f64(f).unwrap_or_else(|| Number::from(0)),
+        }
     }
 }

@@ -166,7 +166,7 @@ struct Loader<'a> {
 }
 
 /// How deep subschemas may nest inside one another (references do not count).
-const MAX_NESTING: usize = crate::MAX_DEPTH;
+const MAX_NESTING: usize = super::MAX_DEPTH;
 
 impl Loader<'_> {
     fn error(&mut self, pointer: &str, message: String) {

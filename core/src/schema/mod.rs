@@ -1,12 +1,12 @@
-//! The [`ToolSchema`] trait and the compiled [`Schema`] it produces.
+//! The schema model: the compiled [`Schema`], its nodes, and the [`Generator`] that
+//! collects a type's definitions. The [`ToolSchema`](crate::ToolSchema) trait that
+//! describes types in it, and its std impls, lie above, in `crate::tool_schema`.
 
 pub(crate) mod bridge;
 pub(crate) mod build;
 mod from_json;
 pub(crate) use from_json::{compile_pattern, ecma_to_rust, load_into, starts_quantifier};
-mod impls;
 pub(crate) mod keys;
-pub(crate) mod reading;
 pub(crate) mod union;
 mod used;
 pub(crate) use used::Used;
@@ -16,7 +16,7 @@ mod to_json;
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -28,67 +28,8 @@ pub(crate) use listed::Listed;
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
 
-/// A type whose JSON form is described by a JSON Schema and read by a strict deserializer
-/// built from that same description.
-///
-/// Derive it with `#[derive(ToolSchema)]`; the derive reads doc comments, the serde
-/// attributes that change the JSON shape, and `#[schema(...)]` constraints.
-///
-/// ```
-/// use toolschema::ToolSchema;
-///
-/// /// A person.
-/// #[derive(ToolSchema)]
-/// struct Person {
-///     /// Full name
-///     name: String,
-///     #[schema(range(min = 0, max = 150))]
-///     age: u8,
-///     email: Option<String>,
-/// }
-///
-/// let schema = Person::json_schema();
-/// assert_eq!(schema["properties"]["age"]["maximum"], 150);
-/// assert_eq!(schema["required"], serde_json::json!(["name", "age"]));
-/// assert_eq!(schema["additionalProperties"], false);
-/// ```
-pub trait ToolSchema: Sized + 'static {
-    /// The type's JSON Schema (draft 2020-12, self-contained: nested types live under
-    /// `$defs`, every object is closed with `additionalProperties: false`).
-    fn json_schema() -> Value {
-        Schema::of::<Self>().to_json()
-    }
-
-    /// The name of the type's definition under `$defs`.
-    #[doc(hidden)]
-    fn schema_name() -> Cow<'static, str>;
-
-    /// Describes the type, registering named definitions in the generator. Derived and
-    /// other named types return a `$ref` to their definition.
-    #[doc(hidden)]
-    fn describe(generator: &mut Generator) -> Node;
-
-    /// Builds the value from JSON the type's schema accepted.
-    #[doc(hidden)]
-    fn from_json(value: Value) -> Result<Self, Error>;
-
-    /// The value a struct field of this type takes when its key is absent, if the key may
-    /// be absent (`Option` fields are `None`).
-    #[doc(hidden)]
-    fn when_missing() -> Option<Self> {
-        None
-    }
-
-    /// Reads the value in one streaming pass, checking the schema's rules on the way; an
-    /// error only means "read it again on the slow path" (see the `strict` module). The
-    /// default reads a `Value` and checks it against the type's schema.
-    #[doc(hidden)]
-    fn deserialize_strict<'de, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        crate::strict::through_value(deserializer)
-    }
-}
+/// How deep schemas and values may nest before validation gives up with an error.
+pub const MAX_DEPTH: usize = 128;
 
 /// A named definition under `$defs`.
 #[derive(Debug, Clone)]
@@ -106,15 +47,20 @@ pub struct Generator {
 }
 
 impl Generator {
-    /// Returns a `$ref` to `T`'s definition, describing `T` with `describe` the first time.
-    /// A type that refers to itself meets its own `$ref` and recursion ends there.
-    pub fn definition<T: ToolSchema>(&mut self, describe: impl FnOnce(&mut Self) -> Node) -> Node {
-        if let Some(id) = self.by_type.get(&TypeId::of::<T>()) {
+    /// Returns a `$ref` to the definition of the type `key`, describing it with `describe`
+    /// under the name `name` gives the first time (see [`Generator::definition`]).
+    pub(crate) fn definition_of(
+        &mut self,
+        key: TypeId,
+        name: impl FnOnce() -> Cow<'static, str>,
+        describe: impl FnOnce(&mut Self) -> Node,
+    ) -> Node {
+        if let Some(id) = self.by_type.get(&key) {
             return Node::reference(*id);
         }
-        let name = self.unique_name(&T::schema_name());
+        let name = self.unique_name(&name());
         let id = self.reserve(name);
-        self.by_type.insert(TypeId::of::<T>(), id);
+        self.by_type.insert(key, id);
         let node = describe(self);
         self.definitions[id.0].node = node;
         Node::reference(id)
@@ -202,13 +148,6 @@ pub struct Schema {
     pub(crate) listed: Listed,
 }
 
-type Cache = RwLock<HashMap<TypeId, Arc<Schema>>>;
-
-fn cache() -> &'static Cache {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    CACHE.get_or_init(Default::default)
-}
-
 impl Schema {
     pub(crate) fn new(
         mut definitions: Vec<Definition>,
@@ -240,19 +179,6 @@ impl Schema {
             asserts_formats: false,
             listed,
         }
-    }
-
-    /// The compiled schema of a type, built on first use and shared after.
-    pub fn of<T: ToolSchema>() -> Arc<Schema> {
-        let key = TypeId::of::<T>();
-        if let Some(schema) = cache().read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Arc::clone(schema);
-        }
-        let mut generator = Generator::default();
-        let root = T::describe(&mut generator);
-        let schema = Arc::new(generator.finish(root).asserting_formats(true));
-        let mut cache = cache().write().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(cache.entry(key).or_insert(schema))
     }
 
     /// Why this schema cannot check every value it should: the schema of a bridged type

@@ -17,7 +17,8 @@ use crate::Error;
 use crate::error::{Violation, ViolationKind};
 use crate::schema::build::Union;
 use crate::schema::union::ToolUnion;
-use crate::schema::{Generator, Node, Schema, ToolSchema, Types, load_into};
+use crate::schema::{Generator, Node, Schema, Types, load_into};
+use crate::tool_schema::ToolSchema;
 use crate::tool_union::names::model_names;
 use crate::tool_union::{ToolNames, UnionDescription};
 

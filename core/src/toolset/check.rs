@@ -11,8 +11,8 @@ use serde_json::Value;
 use super::Toolset;
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
-use crate::validate::describe_value_pub;
-use crate::validate::suggest;
+use crate::suggest;
+use crate::value::describe_value;
 
 /// A check of one tool's arguments.
 pub(super) type Check = Arc<dyn Fn(&Value) -> Result<(), Rejection> + Send + Sync>;
@@ -247,14 +247,14 @@ where
     }
     let values: Vec<Value> = allowed.iter().map(|a| Value::from(a.as_str())).collect();
     let found = match value {
-        Value::String(_) => crate::validate::short_json_pub(value),
-        other => describe_value_pub(other),
+        Value::String(_) => crate::value::short_json(value),
+        other => describe_value(other),
     };
     let mut violation = Violation::new(
         pointer,
         ViolationKind::NotAllowed {
             found,
-            allowed: crate::validate::list_values_pub(&values),
+            allowed: crate::value::list_values(&values),
         },
     );
     if let Some(s) = value

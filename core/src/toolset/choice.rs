@@ -11,7 +11,7 @@ use crate::envelope::renamed_calls;
 use crate::error::{Violation, ViolationKind};
 use crate::parse::{Parsed, Parser, several_calls};
 use crate::repair::Fix;
-use crate::schema::ToolSchema;
+use crate::tool_schema::ToolSchema;
 
 /// What a reply to a [`Toolset`] chose: tool calls (one or several), or the answer.
 #[derive(Debug, Clone, PartialEq)]

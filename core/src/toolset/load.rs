@@ -143,7 +143,7 @@ fn list<'a>(value: &'a Value, what: &str) -> Result<(&'a Vec<Value>, &'static st
             "",
             format!(
                 "expected {what}: a list of tools, found {}",
-                crate::validate::describe_value_pub(other)
+                crate::value::describe_value(other)
             ),
         ))),
     }

@@ -63,7 +63,8 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
-use crate::schema::{Generator, Node, Schema, ToolSchema};
+use crate::schema::{Generator, Node, Schema};
+use crate::tool_schema::ToolSchema;
 
 pub use crate::tool_union::ToolDefinition;
 pub use crate::tool_union::names::is_model_name;

@@ -5,10 +5,13 @@ use rustc_hash::FxHashMap as HashMap;
 
 use serde_json::Value;
 
-use super::describe::{self, describe_types, describe_value, list_values};
-use super::{Segment, Validator, json_eq, suggest};
+use super::describe::describe_types;
+use super::{Segment, Validator};
 use crate::error::{Violation, ViolationKind};
+use crate::schema::union::ToolUnion;
 use crate::schema::{Discriminator, Node, Types};
+use crate::suggest;
+use crate::value::{self, describe_value, json_eq, list_values};
 
 impl<'a> Validator<'a> {
     /// `anyOf` (`exclusive == false`) and `oneOf`: exact on validity, checked cheaply
@@ -130,7 +133,7 @@ impl<'a> Validator<'a> {
     /// not the violations of the alternative it is least far from; any other value, the
     /// closest alternative's violations.
     fn closest_alternative_or_shape(&mut self, alternatives: &'a [Node], value: &'a Value) {
-        let union = crate::envelope::ToolUnion::of(self.schema, alternatives);
+        let union = ToolUnion::of(self.schema, alternatives);
         match union
             .as_ref()
             .and_then(|u| Some((u.shapes(), u.advice(self.schema, value)?)))
@@ -178,8 +181,7 @@ impl<'a> Validator<'a> {
     /// (`"translateGoodMorning"`): the model may be saying that no tool fits. The
     /// violation says what to reply then.
     fn advise_answer(&mut self, alternatives: &'a [Node], mark: usize) {
-        let has_answer = crate::envelope::ToolUnion::of(self.schema, alternatives)
-            .is_some_and(|u| u.has_answer());
+        let has_answer = ToolUnion::of(self.schema, alternatives).is_some_and(|u| u.has_answer());
         if !has_answer {
             return;
         }
@@ -211,7 +213,7 @@ impl<'a> Validator<'a> {
                     suggest::closest(key, keys.iter().map(|(k, _)| k.as_str())).map(str::to_owned);
                 self.at(Segment::Key(key), |v| {
                     let kind = ViolationKind::NotAllowed {
-                        found: describe::short_str(key),
+                        found: value::short_str(key),
                         allowed: list_values(&allowed),
                     };
                     v.report_with(kind, |violation| {

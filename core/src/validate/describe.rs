@@ -1,38 +1,13 @@
-//! Values and types in the words of a violation message.
+//! Types in the words of a violation message, and the rejected words its deferred texts
+//! read (the did-you-mean of a value an `enum` does not list). Values are described in
+//! [`crate::value`].
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use crate::error::{Recipe, needs_escape, one_line_json, worded};
-use crate::schema::Types;
-
-const MAX_QUOTE: usize = 60;
-
-/// `the string "3"`, `the number 1.5`, `an object`.
-pub(crate) fn describe_value(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => {
-            let mut out = String::from("the number ");
-            match (n.as_u64(), n.as_i64()) {
-                (Some(u), _) => push_decimal(&mut out, u),
-                (None, Some(i)) => {
-                    out.push('-');
-                    push_decimal(&mut out, i.unsigned_abs());
-                }
-                _ => out.push_str(&n.to_string()),
-            }
-            out
-        }
-        Value::String(_) => format!("the string {}", short_json(value)),
-        Value::Array(items) if items.is_empty() => "an empty array".into(),
-        Value::Array(_) => "an array".into(),
-        Value::Object(map) if map.is_empty() => "an empty object".into(),
-        Value::Object(_) => "an object".into(),
-    }
-}
+use crate::error::{Recipe, worded};
+use crate::schema::{EnumStrings, Types};
+use crate::suggest::closest;
+use crate::value::MAX_QUOTE;
 
 /// `an integer`, `a string or null`, `a boolean, a string or null`.
 pub(crate) fn describe_types(types: Types) -> String {
@@ -73,7 +48,7 @@ pub(crate) fn describe_types(types: Types) -> String {
 /// anyone lists. The violation keeps its quote, cut at [`MAX_QUOTE`] characters.
 pub(crate) const MAX_KEPT: usize = 200;
 
-/// `recipe`, for a violation that quotes `word` with [`short_str`]: as it is when the
+/// `recipe`, for a violation that quotes `word` with [`short_str`](crate::value::short_str): as it is when the
 /// quote holds the whole word (or when the word is too long to be kept, and the recipe
 /// then reads none), else made to keep the word itself.
 pub(crate) fn whole(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
@@ -85,74 +60,9 @@ pub(crate) fn whole(word: &str, recipe: Arc<dyn Recipe>) -> Arc<dyn Recipe> {
     }
 }
 
-/// [`short_json`] of a string, without making a `Value` of it first.
-pub(crate) fn short_str(s: &str) -> String {
-    if s.len() <= MAX_QUOTE && quoted_as_is(s) {
-        let mut out = String::with_capacity(s.len() + 2);
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-        return out;
+/// The did-you-mean of a value an `enum` does not list, worked out when it is read.
+impl Recipe for EnumStrings {
+    fn text(&self, word: Option<&str>) -> Option<String> {
+        closest(word?, self.0.iter().map(String::as_str)).map(str::to_owned)
     }
-    short_json(&Value::String(s.to_owned()))
-}
-
-/// A byte JSON writes as it is inside a string.
-fn needs_no_escape(b: u8) -> bool {
-    b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f
-}
-
-/// Whether a string is quoted as it is: nothing JSON escapes, and nothing that would
-/// break a line (U+2028, the C1 controls), which JSON leaves as it is.
-fn quoted_as_is(s: &str) -> bool {
-    s.bytes().all(needs_no_escape) && (s.is_ascii() || !s.chars().any(needs_escape))
-}
-
-/// A value as compact JSON, long strings cut with an ellipsis.
-pub(crate) fn short_json(value: &Value) -> String {
-    match value {
-        // Most strings need no escape: quoted as they are, without the serializer.
-        Value::String(s) if s.len() <= MAX_QUOTE && quoted_as_is(s) => short_str(s),
-        Value::String(s) if s.chars().count() > MAX_QUOTE => {
-            let cut: String = s.chars().take(MAX_QUOTE).collect();
-            format!("{}…", one_line_json(Value::String(cut).to_string()))
-        }
-        Value::Array(_) | Value::Object(_) => {
-            let text = one_line_json(value.to_string());
-            if text.chars().count() > MAX_QUOTE {
-                let cut: String = text.chars().take(MAX_QUOTE).collect();
-                format!("{cut}…")
-            } else {
-                text
-            }
-        }
-        other => one_line_json(other.to_string()),
-    }
-}
-
-/// Allowed values for a message, at most 20 listed.
-pub(crate) fn list_values(values: &[Value]) -> Vec<String> {
-    let mut out: Vec<String> = values.iter().take(20).map(short_json).collect();
-    if values.len() > 20 {
-        out.push(format!("… ({} more)", values.len() - 20));
-    }
-    out
-}
-
-/// Writes `n` in decimal, without the formatting machinery (every array a pointer passes
-/// through, every number a violation quotes).
-pub(crate) fn push_decimal(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut rest = n;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }

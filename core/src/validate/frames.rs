@@ -1,7 +1,8 @@
 //! The validator's frame budget: whether a schema that refers to itself can recurse
 //! past it on any value JSON text can hold.
 
-use super::{MAX_DEPTH, MAX_FRAMES};
+use super::MAX_FRAMES;
+use crate::schema::MAX_DEPTH;
 use crate::schema::{Node, Schema};
 
 impl Schema {

@@ -3,18 +3,13 @@
 
 mod alternatives;
 pub(crate) use alternatives::select as select_alternative;
-mod compare;
-pub(crate) use describe::describe_value as describe_value_pub;
-pub(crate) use describe::{list_values as list_values_pub, short_json as short_json_pub};
 mod describe;
-mod format;
 mod frames;
 mod near_match;
 mod object;
 pub(crate) mod separators;
 mod siblings;
-pub(crate) use format::{conforms, form as format_form};
-pub(crate) mod suggest;
+mod union_advice;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,15 +18,11 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Bound, Unit, Violation, ViolationKind};
-use crate::schema::{EnumStrings, Node, Schema, Types, Used};
+use crate::formats;
+use crate::schema::{EnumStrings, MAX_DEPTH, Node, Schema, Types, Used};
 
-pub(crate) use compare::cmp_number;
-use compare::is_multiple_of;
-pub(crate) use compare::json_eq;
-use describe::{describe_types, describe_value, list_values};
-
-/// How deep schemas and values may nest before validation gives up with an error.
-pub const MAX_DEPTH: usize = 128;
+use crate::value::{self, describe_value, is_multiple_of, json_eq, list_values};
+use describe::describe_types;
 
 /// How deep the validator's own recursion may go: schemas that refer to themselves
 /// without consuming the value (`{"$ref": "#"}`) end here instead of in a stack overflow.
@@ -179,7 +170,7 @@ impl<'a> Validator<'a> {
                     out.push_str(key)
                 }
                 Segment::Key(key) => out.push_str(&key.replace('~', "~0").replace('/', "~1")),
-                Segment::Index(i) => describe::push_decimal(&mut out, *i as u64),
+                Segment::Index(i) => value::push_decimal(&mut out, *i as u64),
             }
         }
         out
@@ -445,7 +436,7 @@ impl<'a> Validator<'a> {
         words: Option<std::sync::Arc<EnumStrings>>,
     ) {
         let kind = ViolationKind::NotAllowed {
-            found: describe::short_json(value),
+            found: value::short_json(value),
             allowed: listing,
         };
         let suggestion = value
@@ -474,10 +465,10 @@ impl<'a> Validator<'a> {
             (&node.exclusive_minimum, Less, false),
             (&node.exclusive_maximum, Greater, false),
         ];
-        let as_float = compare::exact_float(n);
+        let as_float = value::exact_float(n);
         for (which, (limit, bad, inclusive)) in limits.into_iter().enumerate() {
             if let Some(limit) = limit {
-                let ord = compare::cmp_number_as(n, as_float, limit);
+                let ord = value::cmp_number_as(n, as_float, limit);
                 if ord == bad || (!inclusive && ord.is_eq()) {
                     self.out_of_range(n, limit, which);
                 }
@@ -527,7 +518,7 @@ impl<'a> Validator<'a> {
             && !self.quick_fail()
         {
             let kind = ViolationKind::PatternMismatch {
-                found: describe::short_str(s),
+                found: value::short_str(s),
                 pattern: pattern.source.clone(),
             };
             let advice = describe::whole(s, crate::schema::Shape::of(node));
@@ -536,11 +527,11 @@ impl<'a> Validator<'a> {
     }
 
     fn format(&mut self, format: &str, s: &str) {
-        if !format::conforms(format, s) {
+        if !formats::conforms(format, s) {
             self.report(ViolationKind::FormatMismatch {
-                found: describe::short_str(s),
+                found: value::short_str(s),
                 format: format.to_owned(),
-                form: format::form(format).unwrap_or_default().to_owned(),
+                form: formats::form(format).unwrap_or_default().to_owned(),
             });
         }
     }
@@ -582,7 +573,7 @@ impl<'a> Validator<'a> {
         }
         self.lengths(items.len(), node.min_items, node.max_items, Unit::Items);
         if node.unique_items
-            && let Some((first, second)) = compare::first_duplicate(items)
+            && let Some((first, second)) = value::first_duplicate(items)
         {
             self.report(ViolationKind::NotUnique { first, second });
         }

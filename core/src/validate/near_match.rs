@@ -27,7 +27,7 @@ use crate::schema::Shape;
 impl Recipe for Shape {
     fn text(&self, word: Option<&str>) -> Option<String> {
         let regex = &self.0.pattern.as_ref()?.regex;
-        let quoted = |s: String| super::describe::short_json(&Value::String(s));
+        let quoted = |s: String| crate::value::short_json(&Value::String(s));
         if let Some(own) = word.and_then(|word| near_match(regex, word)) {
             return Some(format!("write it like {}", quoted(own)));
         }

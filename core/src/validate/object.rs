@@ -3,10 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use super::{Segment, Validator, describe, suggest};
+use super::{Segment, Validator};
 use crate::error::{Unit, ViolationKind};
 use crate::schema::Node;
 use crate::schema::keys::Cursor;
+use crate::suggest;
 
 impl<'a> Validator<'a> {
     pub(super) fn object(&mut self, node: &'a Node, map: &'a Map<String, Value>) {
@@ -82,7 +83,7 @@ impl<'a> Validator<'a> {
                 v.report(ViolationKind::Invalid {
                     message: format!(
                         "the key {} is not allowed here",
-                        describe::short_json(&name)
+                        crate::value::short_json(&name)
                     ),
                 })
             });

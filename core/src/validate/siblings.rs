@@ -4,10 +4,9 @@
 
 use serde_json::Value;
 
-use super::describe::short_json;
-use super::json_eq;
 use crate::error::quote;
 use crate::schema::{Node, Schema};
+use crate::value::{json_eq, short_json};
 
 /// Advice naming the first other property of `object` that allows `value` (as its value,
 /// or as an item of its list), if one does.

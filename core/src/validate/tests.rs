@@ -52,32 +52,6 @@ fn a_clone_reads_the_same_texts() {
     assert!(format!("{:?}", found[0]).contains(r#"suggestion: Some("celsius")"#));
 }
 
-#[test]
-fn decimals_are_written_as_format_writes_them() {
-    for n in [0, 1, 9, 10, 99, 100, 12345, u64::MAX] {
-        let mut out = String::from("/");
-        super::describe::push_decimal(&mut out, n);
-        assert_eq!(out, format!("/{n}"));
-    }
-}
-
-#[test]
-fn numbers_are_described_as_json_writes_them() {
-    for n in [
-        json!(0),
-        json!(7),
-        json!(-7),
-        json!(i64::MIN),
-        json!(u64::MAX),
-        json!(1.5),
-        json!(-0.25),
-        json!(1e300),
-    ] {
-        let expected = format!("the number {n}");
-        assert_eq!(super::describe::describe_value(&n), expected);
-    }
-}
-
 /// An error crosses threads and `await`s and `catch_unwind`: what its violations keep to
 /// work out their texts later is shared safely, and two threads reading one violation's
 /// text for the first time at once read the same.

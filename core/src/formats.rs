@@ -1,6 +1,8 @@
-//! The `format`s the validator asserts: those whose meaning is exact and whose values a
-//! model writes often (`uuid`, `date`, `time`, `date-time`, RFC 3339 and RFC 4122). Other
-//! formats stay annotations, as draft 2020-12 makes them by default.
+//! The string `format`s that are asserted, by the validator and the strict deserializer:
+//! those whose meaning is exact and whose values a model writes often (`uuid`, `date`,
+//! `time`, `date-time`, RFC 3339 and RFC 4122), and the form of their values that messages
+//! and prompt examples show. Other formats stay annotations, as draft 2020-12 makes them by
+//! default.
 
 /// Whether `s` is a value of `format`; `true` for formats that are not asserted.
 pub(crate) fn conforms(format: &str, s: &str) -> bool {

@@ -12,10 +12,11 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::ToolSchema;
 use super::reading::{Items, expect_object, items_of, members_of, wrong_shape};
-use super::{Generator, Node, ToolSchema, Types};
+use super::streaming::{MapVisitor, OptionVisitor, SeqVisitor, Strict, end_of_seq, item, reject};
 use crate::Error;
-use crate::strict::{MapVisitor, OptionVisitor, SeqVisitor, Strict, end_of_seq, item, reject};
+use crate::schema::{Generator, Node, Types};
 
 impl ToolSchema for String {
     fn schema_name() -> Cow<'static, str> {

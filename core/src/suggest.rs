@@ -1,14 +1,5 @@
-//! Did-you-mean: the closest allowed name to a near miss.
-
-use crate::error::Recipe;
-use crate::schema::EnumStrings;
-
-/// The did-you-mean of a value an `enum` does not list, worked out when it is read.
-impl Recipe for EnumStrings {
-    fn text(&self, word: Option<&str>) -> Option<String> {
-        closest(word?, self.0.iter().map(String::as_str)).map(str::to_owned)
-    }
-}
+//! Did-you-mean: the closest allowed name to a near miss, for the validator's messages,
+//! the coercions, the envelope reader, the toolset's checks and the agent.
 
 /// The candidate closest to `word`, if it is close enough to be a likely typo: the same
 /// letters ignoring case and `-`/`_`/spaces, within an edit distance of about one in

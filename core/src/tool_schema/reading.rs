@@ -14,7 +14,7 @@ pub(crate) fn wrong_shape(expected: &str, found: &Value) -> Error {
         "",
         ViolationKind::WrongType {
             expected: expected.to_owned(),
-            found: crate::validate::describe_value_pub(found),
+            found: crate::value::describe_value(found),
         },
     ))
 }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// The edges that lie on cycles today: none. At the bottom, `value` (JSON values compared
 /// and described), `formats` and `suggest` (did-you-mean); on them the schema model
 /// (`schema`); on the model the [`ToolSchema`] trait with its std impls (`tool_schema`),
-/// and on that the derive's fast-path runtime (`strict`); the validator, the prompt forms
+/// and on that the derive's fast-path runtime (`fast_path`); the validator, the prompt forms
 /// and the envelope reader read the model. None may be added: a piece two layers need
 /// moves to the lower one.
 ///

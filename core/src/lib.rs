@@ -74,6 +74,7 @@ pub mod docs;
 mod envelope;
 mod error;
 mod extract;
+mod fast_path;
 pub mod feedback;
 mod fix;
 mod formats;
@@ -86,7 +87,6 @@ pub mod provider;
 pub mod render;
 pub mod repair;
 mod schema;
-mod strict;
 mod suggest;
 mod text_calls;
 mod tool_schema;
@@ -147,7 +147,7 @@ use serde_json::Value;
 /// assert!(matches!(err.violations()[0].kind(), ViolationKind::Syntax { line: 1, column: 12, .. }));
 /// ```
 pub fn from_str<T: ToolSchema>(text: &str) -> Result<T, Error> {
-    if let Some(value) = strict::from_str(text) {
+    if let Some(value) = fast_path::from_str(text) {
         return Ok(value);
     }
     let value: Value = serde_json::from_str(text).map_err(syntax_error)?;

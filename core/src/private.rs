@@ -13,10 +13,10 @@ pub use serde_json::{Map, Number, Value, json};
 mod validation;
 pub use validation::{IntoRejection, Lend, Validation};
 
-pub use crate::schema::build::Limit;
-pub use crate::strict::{
+pub use crate::fast_path::{
     Check, Checked, FirstKey, Key, TagKey, end_of_map, rest_through_value, tagged_through_value,
 };
+pub use crate::schema::build::Limit;
 pub use crate::tool_schema::streaming::{
     Strict, checked_value, end_of_seq, item, reject, through_value,
 };
@@ -24,7 +24,7 @@ pub use crate::tool_schema::streaming::{
 /// Reads `T` on the strict deserializer's fast path only: `None` where it gives up.
 /// For the agreement test, which holds this path to the schema on its own.
 pub fn fast_from_str<T: ToolSchema>(text: &str) -> Option<T> {
-    crate::strict::from_str(text)
+    crate::fast_path::from_str(text)
 }
 
 pub use crate::schema::build::{
@@ -198,18 +198,18 @@ pub fn external_tag(value: Value) -> Result<(String, Value), Error> {
 
 /// A tool union's envelope: `Ok(Some((name, arguments)))` for a call, `Ok(None)` and the
 /// answer for a direct answer.
-pub enum Call {
+pub enum Envelope {
     Tool(String, Value),
     Answer(Value),
 }
 
-pub fn tool_call(value: Value) -> Result<Call, Error> {
+pub fn tool_call(value: Value) -> Result<Envelope, Error> {
     let mut map = expect_object(value)?;
     if let Some(answer) = map.remove("answer") {
-        return Ok(Call::Answer(answer));
+        return Ok(Envelope::Answer(answer));
     }
     match (map.remove("name"), map.remove("arguments")) {
-        (Some(Value::String(name)), Some(arguments)) => Ok(Call::Tool(name, arguments)),
+        (Some(Value::String(name)), Some(arguments)) => Ok(Envelope::Tool(name, arguments)),
         _ => Err(Error::internal("expected a tool call or an answer")),
     }
 }

@@ -2,7 +2,7 @@
 //! by: its compiled schema ([`Schema::of`]), its value built from JSON the schema accepted
 //! (`reading`), and its strict deserializer's fast path for std types (`streaming`). The
 //! schema model that types are described in lies below, in `crate::schema`; the derive's
-//! runtime above, in `crate::strict` and `__private`.
+//! runtime above, in `crate::fast_path` and `__private`.
 
 mod impls;
 pub(crate) mod reading;
@@ -70,7 +70,7 @@ pub trait ToolSchema: Sized + 'static {
     }
 
     /// Reads the value in one streaming pass, checking the schema's rules on the way; an
-    /// error only means "read it again on the slow path" (see the `strict` module). The
+    /// error only means "read it again on the slow path" (see the `fast_path` module). The
     /// default reads a `Value` and checks it against the type's schema.
     #[doc(hidden)]
     fn deserialize_strict<'de, D: serde::Deserializer<'de>>(

@@ -1,7 +1,7 @@
-//! The std types on the strict deserializer's fast path (see `crate::strict`): the seed
+//! The std types on the strict deserializer's fast path (see `crate::fast_path`): the seed
 //! that reads a type with its own strict deserializer, the visitors of options, arrays
 //! and maps, and the slow path for one value. The derive's own pieces are in
-//! `crate::strict`, above these.
+//! `crate::fast_path`, above these.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;

@@ -308,11 +308,11 @@ fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {
         };
         return quote! {
             match ::toolschema::__private::tool_call(value)? {
-                ::toolschema::__private::Call::Tool(__name, __payload) => match __name.as_str() {
+                ::toolschema::__private::Envelope::Tool(__name, __payload) => match __name.as_str() {
                     #tools
                     __other => ::core::result::Result::Err(::toolschema::__private::unknown_variant(__other)),
                 },
-                ::toolschema::__private::Call::Answer(__payload) => #answer,
+                ::toolschema::__private::Envelope::Answer(__payload) => #answer,
             }
         };
     }

@@ -121,7 +121,7 @@ impl Error {
     /// The same violations, each one level deeper: under the key or index `segment`.
     #[doc(hidden)]
     pub fn under(mut self, segment: &str) -> Self {
-        let escaped = segment.replace('~', "~0").replace('/', "~1");
+        let escaped = crate::value::pointer_token(segment);
         for v in &mut self.violations {
             v.inner.pointer = format!("/{escaped}{}", v.inner.pointer);
         }
@@ -436,11 +436,6 @@ pub enum ViolationKind {
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
-    /// An optional argument of a call whose value appears nowhere in the conversation, is
-    /// none the tool lists and is not the default it states: the model filled in what the
-    /// user never gave
-    /// (`value`: as written, quoted and bounded).
-    Unasked { value: String },
     /// The provider cut the reply at the token limit (`max_tokens`, when the request set
     /// one) before it was complete; the violations after this one are what the cut left.
     CutOff { max_tokens: Option<u32> },
@@ -598,12 +593,6 @@ impl Display for ViolationKind {
                  taken from the request, rather than working out or making up the result \
                  yourself. Answer only if it cannot do what the request asks",
                 quote(tool)
-            ),
-            ViolationKind::Unasked { value } => write!(
-                f,
-                "{value} is nowhere in the request: keep the call, but leave out this \
-                 optional argument unless the request implies it (the function's default \
-                 then applies)"
             ),
             ViolationKind::CutOff { max_tokens } => {
                 f.write_str("the reply was cut off at the token limit")?;

@@ -8,7 +8,9 @@ use serde_json::Value;
 use super::request::Target;
 use super::run::Question;
 use super::{conversation, grounding, read};
+use crate::fix::{Fix, FixKind, Location};
 use crate::provider::Mode;
+use crate::value::{pointer_token, short_json};
 use crate::{Error, Violation, ViolationKind};
 
 /// The modes of a union of tools with an answer: its first attempt in plain prompt mode
@@ -44,9 +46,6 @@ pub(super) struct Doubts {
     /// It answered a request that asks for what a function does
     /// ([`ViolationKind::SkippedTool`]).
     pub skipped: bool,
-    /// It called a function with optional arguments the user never gave
-    /// ([`ViolationKind::Unasked`]).
-    pub unasked: bool,
 }
 
 impl Doubts {
@@ -73,10 +72,6 @@ impl Doubts {
                 .violations()
                 .iter()
                 .any(|v| matches!(v.kind(), ViolationKind::SkippedTool { .. })),
-            unasked: error
-                .violations()
-                .iter()
-                .any(|v| matches!(v.kind(), ViolationKind::Unasked { .. })),
         }
     }
 
@@ -85,7 +80,6 @@ impl Doubts {
             invented: self.invented || other.invented,
             ungrounded: self.ungrounded || other.ungrounded,
             skipped: self.skipped || other.skipped,
-            unasked: self.unasked || other.unasked,
         }
     }
 }
@@ -113,12 +107,10 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
 /// again after it was told is taken at its word (a request may name a tool that cannot
 /// do what it asks). A call made of nothing the user wrote is questioned each time, and
 /// a second one has the model asked for its answer alone (see `decide`), where the
-/// answer alone is still the model's. A call that stands, but with optional arguments
-/// the user never gave, is questioned once (see `grounding::unasked`).
+/// answer alone is still the model's.
 pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -> Option<Error> {
     let target = ask.target;
-    let union = target.union.as_ref()?;
-    if !target.has_answer() {
+    if target.union.is_none() || !target.has_answer() {
         return None;
     }
     let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
@@ -127,39 +119,69 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
     let answers_only = !doubts.skipped
         && !conversation::results_in(ask.history)
         && values.iter().all(|v| v.get("answer").is_some());
-    let tools = || target.tool_names();
-    let unasked = |value: &Value| -> Vec<Violation> {
-        let tool = value
-            .get("name")
-            .and_then(Value::as_str)
-            .and_then(|name| union.tool(name));
-        match tool {
-            Some(tool) if !doubts.unasked => conversation.unasked(value, &tool.arguments),
-            _ => Vec::new(),
-        }
-    };
     let violations: Vec<Violation> = values
         .iter()
         .enumerate()
-        .flat_map(|(i, value)| {
+        .filter_map(|(i, value)| {
             let found = conversation
                 .ungrounded(value, &target.about(value))
                 .or_else(|| {
                     answers_only
-                        .then(|| conversation.skips(value, tools()))
+                        .then(|| conversation.skips(value, target.tool_names()))
                         .flatten()
-                })
-                .map_or_else(|| unasked(value), |violation| vec![violation]);
-            match values.len() {
-                1 => found,
-                _ => found
-                    .into_iter()
-                    .flat_map(|v| Error::single(v).under(&i.to_string()).into_violations())
-                    .collect(),
-            }
+                })?;
+            Some(match values.len() {
+                1 => vec![found],
+                _ => Error::single(found).under(&i.to_string()).into_violations(),
+            })
         })
+        .flatten()
         .collect();
     (!violations.is_empty()).then(|| Error::new(violations))
+}
+
+/// Leaves out of the calls among `values` (a reply to a union with an answer) the
+/// optional arguments the user never gave (see `grounding::unasked`), each reported as a
+/// fix at its pointer, except at the pointers in `kept`: there the model wrote the value
+/// to fix a violation of an earlier attempt (`255` after `300` was above the maximum).
+pub(super) fn leave_out_unasked(ask: &Question<'_>, values: &mut [Value], kept: &[&str]) -> Vec<Fix> {
+    let target = ask.target;
+    let Some(union) = target.union.as_ref().filter(|_| target.has_answer()) else {
+        return Vec::new();
+    };
+    let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
+    let several = values.len() > 1;
+    let mut fixes = Vec::new();
+    for (i, value) in values.iter_mut().enumerate() {
+        let Some(tool) = value
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(|name| union.tool(name))
+        else {
+            continue;
+        };
+        let unasked = conversation.unasked(value, &tool.arguments);
+        let Some(arguments) = value.get_mut("arguments").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for key in unasked {
+            let pointer = match several {
+                true => format!("/{i}/arguments/{}", pointer_token(&key)),
+                false => format!("/arguments/{}", pointer_token(&key)),
+            };
+            if kept.contains(&pointer.as_str()) {
+                continue;
+            }
+            if let Some(written) = arguments.remove(&key) {
+                let kind = FixKind::UnaskedArgument {
+                    key,
+                    value: short_json(&written),
+                };
+                fixes.push(Fix::new(kind, Location::Pointer(pointer)));
+            }
+        }
+    }
+    fixes
 }
 
 #[cfg(test)]
@@ -170,19 +192,16 @@ mod tests {
         invented: false,
         ungrounded: false,
         skipped: false,
-        unasked: false,
     };
     const INVENTED: Doubts = Doubts {
         invented: true,
         ungrounded: false,
         skipped: false,
-        unasked: false,
     };
     const UNGROUNDED: Doubts = Doubts {
         invented: false,
         ungrounded: true,
         skipped: false,
-        unasked: false,
     };
 
     #[test]

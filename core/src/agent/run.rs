@@ -10,7 +10,7 @@ use serde_json::Value;
 use tracing::{debug, warn};
 
 use super::decide;
-use super::doubts::{Doubts, choose_in_prose, questioned};
+use super::doubts::{Doubts, choose_in_prose, leave_out_unasked, questioned};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
@@ -444,6 +444,10 @@ impl<P: Provider> Agent<P> {
                 Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
                 None => Ok((values, fixes)),
             })
+            .map(|(mut values, mut fixes)| {
+                fixes.extend(self.unasked_left_out(ask, run, &mut values));
+                (values, fixes)
+            })
             .and_then(|(values, fixes)| match build(&values) {
                 Ok(value) => Ok((value, values, fixes)),
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
@@ -482,6 +486,16 @@ impl<P: Provider> Agent<P> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
+        questioned(ask, run.doubts, values)
+    }
+
+    /// The calls among `values` without the optional arguments the user never gave, and
+    /// the fixes saying so, where the checks of the choice are on (see
+    /// `doubts::leave_out_unasked`).
+    fn unasked_left_out(&self, ask: &Question<'_>, run: &Run, values: &mut [Value]) -> Vec<Fix> {
+        if !self.grounded_calls {
+            return Vec::new();
+        }
         // A value written in answer to a violation at its own place is the model's fix
         // of it, not an invention: `255` for "full brightness" after `300` was too much.
         let fixed: Vec<&str> = run
@@ -490,19 +504,7 @@ impl<P: Provider> Agent<P> {
             .filter_map(Attempt::error)
             .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
             .collect();
-        questioned(ask, run.doubts, values)
-            .map(Error::into_violations)
-            .map(|found| {
-                found
-                    .into_iter()
-                    .filter(|v| {
-                        !matches!(v.kind(), ViolationKind::Unasked { .. })
-                            || !fixed.contains(&v.pointer())
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .filter(|found| !found.is_empty())
-            .map(Error::new)
+        leave_out_unasked(ask, values, &fixed)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

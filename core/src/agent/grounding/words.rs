@@ -137,19 +137,31 @@ pub(super) fn words(text: &str) -> Vec<String> {
 }
 
 /// The numbers written in digits (`3.5`, `250,000`, `-4`; a percentage also as its
-/// fraction, `4.5%` as `0.045`), the small ones written in words (`two`, `twelve`), and
-/// the counts a year that words of frequency stand for (`quarterly` is 4).
+/// fraction, `4.5%` as `0.045`), the small ones written in words (`two`, `twelve`), the
+/// counts a year that words of frequency stand for (`quarterly` is 4), and the counts
+/// that words of time and quantity hold (an `hour` is 60 minutes, a `week` 7 days, a
+/// `dozen` 12).
 pub(super) fn numbers(text: &str) -> Vec<f64> {
-    const FREQUENCIES: [(&str, f64); 8] = [
-        ("daily", 365.0),
-        ("weekly", 52.0),
-        ("monthly", 12.0),
-        ("quarterly", 4.0),
-        ("yearly", 1.0),
-        ("annually", 1.0),
-        ("twice", 2.0),
-        ("thrice", 3.0),
+    const COUNTS: [(&str, &[f64]); 17] = [
+        ("daily", &[365.0]),
+        ("weekly", &[52.0]),
+        ("monthly", &[12.0]),
+        ("quarterly", &[4.0]),
+        ("yearly", &[1.0]),
+        ("annually", &[1.0]),
+        ("twice", &[2.0]),
+        ("thrice", &[3.0]),
+        ("hour", &[60.0]),
+        ("day", &[24.0]),
+        ("week", &[7.0]),
+        ("fortnight", &[14.0]),
+        ("year", &[12.0, 365.0]),
+        ("dozen", &[12.0]),
+        ("couple", &[2.0]),
+        ("pair", &[2.0]),
+        ("half", &[0.5]),
     ];
+
     const SMALL: [&str; 21] = [
         "zero",
         "one",
@@ -202,8 +214,8 @@ pub(super) fn numbers(text: &str) -> Vec<f64> {
         if let Some(n) = SMALL.iter().position(|w| *w == word) {
             out.push(n as f64);
         }
-        if let Some((_, n)) = FREQUENCIES.iter().find(|(w, _)| *w == word) {
-            out.push(*n);
+        if let Some((_, counts)) = COUNTS.iter().find(|(w, _)| *w == word) {
+            out.extend_from_slice(counts);
         }
     }
     out

@@ -10,11 +10,11 @@ use serde_json::Value;
 use tracing::{debug, warn};
 
 use super::decide;
-use super::doubts::{Doubts, choose_in_prose};
+use super::doubts::{self, Doubts, choose_in_prose};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
-use super::{conversation, grounding, partial, read};
+use super::{conversation, partial, read};
 use crate::feedback::{RepairPrompt, RepairStrategy};
 use crate::message::Message;
 use crate::parse::Parser;
@@ -164,7 +164,8 @@ struct Run {
     /// The repair prompt the next attempt sends, after a rejected reply.
     repair: Option<RepairPrompt>,
     /// What the rejected replies so far said of the union's functions: each check of the
-    /// choice of a call or the answer (see [`grounding`]) sends a reply back once.
+    /// choice of a call or the answer (see [`grounding`](super::grounding)) sends a reply
+    /// back once.
     doubts: Doubts,
     /// The answer alone, asked for once the replies have said that no function fits
     /// ([`no_function_fits`]).
@@ -476,50 +477,20 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    /// The error of a reply whose calls are made of nothing the conversation holds, or
-    /// whose answer skips the tool the request names, where the union has an answer (see
-    /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
-    /// again after it was told is taken at its word (a request may name a tool that cannot
-    /// do what it asks). A call made of nothing the user wrote is questioned each time, and
-    /// a second one has the model asked for its answer alone (see `decide`), where the
-    /// answer alone is still the model's.
+    /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
+    /// the grounding checks are off or the answer alone is asked for.
     fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
-        let target = ask.target;
-        if !self.grounded_calls
-            || run.answer_only.is_some()
-            || target.union.is_none()
-            || !target.has_answer()
-        {
+        if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
-        // Once results are in, answering is what the model should do; an answer beside
-        // calls waits for their results.
-        let answers_only = !run.doubts.skipped
-            && !conversation::results_in(ask.history)
-            && values.iter().all(|v| v.get("answer").is_some());
-        let tools = || target.tool_names();
-        let violations: Vec<Violation> = values
-            .iter()
-            .enumerate()
-            .filter_map(|(i, value)| {
-                let violation = conversation
-                    .ungrounded(value, &target.about(value))
-                    .or_else(|| {
-                        answers_only
-                            .then(|| conversation.skips(value, tools()))
-                            .flatten()
-                    })?;
-                Some(match values.len() {
-                    1 => violation,
-                    _ => Error::single(violation)
-                        .under(&i.to_string())
-                        .into_violations()
-                        .remove(0),
-                })
-            })
-            .collect();
-        (!violations.is_empty()).then(|| Error::new(violations))
+        let Question {
+            target,
+            history,
+            prompt,
+            request,
+            ..
+        } = *ask;
+        doubts::questioned(target, history, prompt, request, run.doubts, values)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

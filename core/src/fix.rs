@@ -298,8 +298,7 @@ impl Display for FixKind {
             }
             FixKind::UnaskedArgument { key, value } => write!(
                 f,
-                "left out the optional argument {}, {value}, which the user never gave",
-                crate::value::short_str(key)
+                "left out the optional argument {key:?}, {value}, which the user never gave"
             ),
         }
     }

@@ -443,7 +443,11 @@ async fn an_optional_argument_the_user_never_gave_is_left_out_and_reported() {
         calls[0].arguments(),
         &json!({"principal": 250000, "annual_rate": 3.5, "years": 30})
     );
-    assert_eq!(bodies(&server).await.len(), 1, "left out locally, not sent back");
+    assert_eq!(
+        bodies(&server).await.len(),
+        1,
+        "left out locally, not sent back"
+    );
     let fixed: Vec<String> = events
         .lines()
         .into_iter()
@@ -451,8 +455,10 @@ async fn an_optional_argument_the_user_never_gave_is_left_out_and_reported() {
         .collect();
     assert_eq!(
         fixed,
-        ["fixed locally 1: /arguments/currency: left out the optional argument \"currency\", \
-          \"EUR\", which the user never gave"],
+        [
+            "fixed locally 1: /arguments/currency: left out the optional argument \"currency\", \
+          \"EUR\", which the user never gave"
+        ],
     );
 }
 
@@ -504,7 +510,10 @@ async fn each_of_several_calls_loses_only_its_own_unasked_arguments() {
     assert_eq!(calls[0].arguments().get("currency"), None);
     assert_eq!(calls[1].arguments(), &json!({"ticker": "MSFT"}));
     assert!(
-        events.lines().iter().any(|l| l.contains("/0/arguments/currency: left out")),
+        events
+            .lines()
+            .iter()
+            .any(|l| l.contains("/0/arguments/currency: left out")),
         "{:?}",
         events.lines()
     );

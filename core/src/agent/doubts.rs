@@ -1,16 +1,19 @@
 //! What the replies to a union of tools with an answer say about its choice of a call or
-//! the answer, and what the loop does about it: where the first attempt is made (in
-//! prose), whether a fix goes on under the grammar, and when the model is asked for its
-//! answer alone. Each decision is a function of the replies so far, with no provider.
+//! the answer, and what the loop does about it: which replies are questioned (a call made
+//! of nothing the conversation holds, an answer that skips the tool the request names),
+//! where the first attempt is made (in prose), whether a fix goes on under the grammar,
+//! and when the model is asked for its answer alone. Each decision is a function of the
+//! replies so far, with no provider.
 
 use serde_json::Value;
 
 use super::request::Target;
-use super::run::Question;
 use super::{conversation, grounding, read};
 use crate::fix::{Fix, FixKind, Location};
+use crate::message::Message;
+use crate::pointer;
 use crate::provider::Mode;
-use crate::value::{pointer_token, short_json};
+use crate::value::short_json;
 use crate::{Error, Violation, ViolationKind};
 
 /// The modes of a union of tools with an answer: its first attempt in plain prompt mode
@@ -84,6 +87,57 @@ impl Doubts {
     }
 }
 
+/// The error of a reply whose calls are made of nothing the conversation holds, or
+/// whose answer skips the tool the request names, where the union has an answer (see
+/// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
+/// again after it was told is taken at its word (a request may name a tool that cannot
+/// do what it asks). A call made of nothing the user wrote is questioned each time, and
+/// a second one has the model asked for its answer alone (see `decide`), where the
+/// answer alone is still the model's.
+///
+/// The conversation is the caller's `history`, then its `prompt`; `request` is the
+/// user's request that repair prompts quote. `doubts` are those of the replies so far.
+pub(super) fn questioned(
+    target: &Target,
+    history: &[Message],
+    prompt: &str,
+    request: &str,
+    doubts: Doubts,
+    values: &[Value],
+) -> Option<Error> {
+    if target.union.is_none() || !target.has_answer() {
+        return None;
+    }
+    let conversation = grounding::Conversation::new(history, prompt, request);
+    // Once results are in, answering is what the model should do; an answer beside
+    // calls waits for their results.
+    let answers_only = !doubts.skipped
+        && !conversation::results_in(history)
+        && values.iter().all(|v| v.get("answer").is_some());
+    let tools = || target.tool_names();
+    let violations: Vec<Violation> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, value)| {
+            let violation = conversation
+                .ungrounded(value, &target.about(value))
+                .or_else(|| {
+                    answers_only
+                        .then(|| conversation.skips(value, tools()))
+                        .flatten()
+                })?;
+            Some(match values.len() {
+                1 => violation,
+                _ => Error::single(violation)
+                    .under(&i.to_string())
+                    .into_violations()
+                    .remove(0),
+            })
+        })
+        .collect();
+    (!violations.is_empty()).then(|| Error::new(violations))
+}
+
 /// Whether the replies to a union with an answer have said that none of its functions
 /// fits: two of them did, each by a call of a function that is none of the union's and
 /// resembles none, or by a call made of nothing the user wrote, in any order. The model is
@@ -101,55 +155,23 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     doubted(before) && doubted(now)
 }
 
-/// The error of a reply to a union with an answer whose calls are made of nothing the
-/// conversation holds, or whose answer skips the tool the request names (see
-/// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
-/// again after it was told is taken at its word (a request may name a tool that cannot
-/// do what it asks). A call made of nothing the user wrote is questioned each time, and
-/// a second one has the model asked for its answer alone (see `decide`), where the
-/// answer alone is still the model's.
-pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -> Option<Error> {
-    let target = ask.target;
-    if target.union.is_none() || !target.has_answer() {
-        return None;
-    }
-    let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
-    // Once results are in, answering is what the model should do; an answer beside
-    // calls waits for their results.
-    let answers_only = !doubts.skipped
-        && !conversation::results_in(ask.history)
-        && values.iter().all(|v| v.get("answer").is_some());
-    let violations: Vec<Violation> = values
-        .iter()
-        .enumerate()
-        .filter_map(|(i, value)| {
-            let found = conversation
-                .ungrounded(value, &target.about(value))
-                .or_else(|| {
-                    answers_only
-                        .then(|| conversation.skips(value, target.tool_names()))
-                        .flatten()
-                })?;
-            Some(match values.len() {
-                1 => vec![found],
-                _ => Error::single(found).under(&i.to_string()).into_violations(),
-            })
-        })
-        .flatten()
-        .collect();
-    (!violations.is_empty()).then(|| Error::new(violations))
-}
-
 /// Leaves out of the calls among `values` (a reply to a union with an answer) the
 /// optional arguments the user never gave (see `grounding::unasked`), each reported as a
 /// fix at its pointer, except at the pointers in `kept`: there the model wrote the value
 /// to fix a violation of an earlier attempt (`255` after `300` was above the maximum).
-pub(super) fn leave_out_unasked(ask: &Question<'_>, values: &mut [Value], kept: &[&str]) -> Vec<Fix> {
-    let target = ask.target;
+/// The conversation is as [`questioned`] reads it.
+pub(super) fn leave_out_unasked(
+    target: &Target,
+    history: &[Message],
+    prompt: &str,
+    request: &str,
+    values: &mut [Value],
+    kept: &[&str],
+) -> Vec<Fix> {
     let Some(union) = target.union.as_ref().filter(|_| target.has_answer()) else {
         return Vec::new();
     };
-    let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
+    let conversation = grounding::Conversation::new(history, prompt, request);
     let several = values.len() > 1;
     let mut fixes = Vec::new();
     for (i, value) in values.iter_mut().enumerate() {
@@ -166,8 +188,8 @@ pub(super) fn leave_out_unasked(ask: &Question<'_>, values: &mut [Value], kept: 
         };
         for key in unasked {
             let pointer = match several {
-                true => format!("/{i}/arguments/{}", pointer_token(&key)),
-                false => format!("/arguments/{}", pointer_token(&key)),
+                true => format!("/{i}/arguments/{}", pointer::token(&key)),
+                false => format!("/arguments/{}", pointer::token(&key)),
             };
             if kept.contains(&pointer.as_str()) {
                 continue;

@@ -86,7 +86,7 @@ pub(crate) fn node(schema: &Schema, n: &Node) -> Value {
             "#".to_owned()
         } else {
             let name = schema.definitions.get(id.0).map_or("", |d| d.name.as_str());
-            format!("#/$defs/{}", crate::value::pointer_token(name))
+            format!("#/$defs/{}", crate::pointer::token(name))
         };
         put("$ref", target.into());
     }
@@ -230,4 +230,3 @@ fn alias_rule<'a>(required: bool, keys: impl Iterator<Item = &'a String>) -> Val
         json!({ "anyOf": [{ "not": { "anyOf": each.clone() } }, { "oneOf": each }] })
     }
 }
-

@@ -4,12 +4,10 @@
 
 mod compare;
 mod describe;
-mod pointer;
 
 pub(crate) use compare::{
     cmp_number, cmp_number_as, exact_float, first_duplicate, is_multiple_of, json_eq,
 };
-pub(crate) use pointer::pointer_token;
 pub(crate) use describe::{
     MAX_QUOTE, describe_value, list_values, push_decimal, short_json, short_str,
 };

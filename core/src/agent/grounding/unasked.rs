@@ -209,9 +209,38 @@ mod tests {
             ("base 3, height 4, a couple of places", 2),
         ] {
             let arguments = json!({"base": 3, "height": 4, "precision": precision});
-            assert_eq!(unasked(request, arguments), Vec::<String>::new(), "{request}");
+            assert_eq!(
+                unasked(request, arguments),
+                Vec::<String>::new(),
+                "{request}"
+            );
         }
         let arguments = json!({"base": 3, "height": 4, "precision": 61});
-        assert_eq!(unasked("base 3, height 4, to the hour", arguments), ["precision"]);
+        assert_eq!(
+            unasked("base 3, height 4, to the hour", arguments),
+            ["precision"]
+        );
+    }
+
+    proptest::proptest! {
+        /// A value the request holds, a string of words or a number as the user wrote
+        /// it, is never left out, wherever it stands in the request.
+        #[test]
+        fn a_value_the_request_holds_is_never_unasked(
+            words in proptest::collection::vec("[A-Za-z][a-z]{1,9}", 1..4),
+            number in -100_000i64..100_000,
+            cents in 0u8..100,
+            before in "[A-Za-z ,.?]{0,30}",
+            after in "[A-Za-z ,.?]{0,30}",
+        ) {
+            let text = words.join(" ");
+            let decimal = format!("{number}.{cents:02}");
+            let request = format!("{before} {text}, about {decimal} {after}");
+            let decimal: f64 = decimal.parse().expect("a number");
+            let arguments = json!({"base": 1, "height": 2, "unit": text, "precision": decimal});
+            let conversation = Conversation::new(&[], &request, &request);
+            let call = json!({"name": "math.triangle_area", "arguments": arguments});
+            proptest::prop_assert_eq!(conversation.unasked(&call, &triangle()), Vec::<String>::new());
+        }
     }
 }

@@ -9,19 +9,22 @@
 use serde_json::Value;
 use tracing::{debug, warn};
 
+mod state;
+
 use super::decide;
-use super::doubts::{Doubts, choose_in_prose, leave_out_unasked, questioned};
+use super::doubts::{self, Doubts, choose_in_prose};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
-use super::{conversation, partial, read};
-use crate::feedback::{RepairPrompt, RepairStrategy};
+use super::{conversation, read};
+use crate::feedback::RepairPrompt;
 use crate::message::Message;
 use crate::parse::Parser;
 use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage};
 use crate::repair::{Fix, FixKind};
 use crate::toolset::CheckPanic;
 use crate::{Error, Violation, ViolationKind};
+use state::Run;
 
 /// What is asked, the same for every attempt.
 pub(super) struct Question<'a> {
@@ -145,130 +148,6 @@ impl Received {
             error,
             usage: self.reply.usage,
             finish: self.reply.finish.clone(),
-        }
-    }
-}
-
-/// The state of the loop between attempts.
-struct Run {
-    /// The modes still to try, the current one first.
-    modes: Vec<Mode>,
-    /// Every attempt that got a reply, in order.
-    attempts: Vec<Attempt>,
-    usage: Usage,
-    /// Each rejected reply's value as local repair read it, and why it was rejected: what
-    /// the best partial value is made of (see [`partial`]).
-    rejected: Vec<(Value, Error)>,
-    /// Whether the best partial value is put together field by field (a record).
-    by_field: bool,
-    /// The repair prompt the next attempt sends, after a rejected reply.
-    repair: Option<RepairPrompt>,
-    /// What the rejected replies so far said of the union's functions: each check of the
-    /// choice of a call or the answer (see [`grounding`]) sends a reply back once.
-    doubts: Doubts,
-    /// The answer alone, asked for once the replies have said that no function fits
-    /// ([`no_function_fits`]).
-    answer_only: Option<Target>,
-}
-
-impl Run {
-    fn new(modes: Vec<Mode>, by_field: bool) -> Self {
-        Run {
-            modes,
-            attempts: Vec::new(),
-            usage: Usage::default(),
-            rejected: Vec::new(),
-            by_field,
-            repair: None,
-            doubts: Doubts::default(),
-            answer_only: None,
-        }
-    }
-
-    /// What this attempt asks for: the ask's target, or its answer alone.
-    fn target<'t>(&'t self, ask: &'t Question<'_>) -> &'t Target {
-        self.answer_only.as_ref().unwrap_or(ask.target)
-    }
-
-    /// The attempts counted so far: each one that got a reply.
-    fn attempted(&self) -> usize {
-        self.attempts.len()
-    }
-
-    fn mode(&self) -> Option<Mode> {
-        self.modes.first().copied()
-    }
-
-    /// The messages of the next attempt: the first conversation, or its repair.
-    fn messages(&self, base: Vec<Message>, strategy: RepairStrategy) -> Vec<Message> {
-        match &self.repair {
-            Some(repair) => repair.messages(strategy, &base),
-            None => base,
-        }
-    }
-
-    /// Keeps the value of a rejected reply, for the best partial value.
-    fn keep_best(&mut self, error: &Error, closest: Option<Value>) {
-        if let Some(value) = closest {
-            self.rejected.push((value, error.clone()));
-        }
-    }
-
-    fn accept<T>(
-        self,
-        received: Received,
-        value: T,
-        values: Vec<Value>,
-        fixes: &[Fix],
-    ) -> Success<T> {
-        let Run {
-            mut attempts,
-            usage,
-            ..
-        } = self;
-        attempts.push(received.record(None));
-        Success {
-            value,
-            values,
-            reply: received.reply,
-            attempts,
-            fixed_locally: !fixes.is_empty(),
-            usage,
-        }
-    }
-
-    fn fail(self, failure: Failure) -> AskError {
-        match failure {
-            Failure::Provider(error) => AskError::Provider {
-                error,
-                attempts: self.attempts,
-            },
-            Failure::Cancelled => AskError::Cancelled {
-                attempts: self.attempts,
-            },
-            Failure::CheckPanicked(panic, error, received) => {
-                let mut attempts = self.attempts;
-                attempts.push(received.record(Some(error)));
-                AskError::CheckPanicked { panic, attempts }
-            }
-        }
-    }
-
-    /// The budget's error, when the tokens used are over it.
-    fn over_budget(&mut self, budget: Option<u64>) -> Option<AskError> {
-        let limit = budget?;
-        let used = self.usage.total();
-        (used > limit).then(|| AskError::Budget {
-            used,
-            limit,
-            attempts: std::mem::take(&mut self.attempts),
-        })
-    }
-
-    fn exhausted(self) -> AskError {
-        AskError::Exhausted {
-            best: partial::best(&self.rejected, self.by_field),
-            attempts: self.attempts,
         }
     }
 }
@@ -440,7 +319,7 @@ impl<P: Provider> Agent<P> {
         // violation of that attempt, repaired and kept like any other.
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
             .map_err(Refused::Invalid)
-            .and_then(|(values, fixes)| match self.questioned(ask, run, &values) {
+            .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
                 Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
                 None => Ok((values, fixes)),
             })
@@ -480,31 +359,44 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    /// What the checks of the choice question in a reply read as `values`, where they are
-    /// on and the model is not being asked for its answer alone (see `doubts::questioned`).
-    fn questioned(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
+    /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
+    /// the grounding checks are off or the answer alone is asked for.
+    fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        questioned(ask, run.doubts, values)
+        let Question {
+            target,
+            history,
+            prompt,
+            request,
+            ..
+        } = *ask;
+        doubts::questioned(target, history, prompt, request, run.doubts, values)
     }
 
-    /// The calls among `values` without the optional arguments the user never gave, and
-    /// the fixes saying so, where the checks of the choice are on (see
-    /// `doubts::leave_out_unasked`).
+    /// The fixes that leave out of the calls among `values` the optional arguments the
+    /// user never gave ([`doubts::leave_out_unasked`]), unless the grounding checks are
+    /// off. A value written in answer to a violation at its own place is the model's fix
+    /// of it, not an invention: `255` for "full brightness" after `300` was too much.
     fn unasked_left_out(&self, ask: &Question<'_>, run: &Run, values: &mut [Value]) -> Vec<Fix> {
         if !self.grounded_calls {
             return Vec::new();
         }
-        // A value written in answer to a violation at its own place is the model's fix
-        // of it, not an invention: `255` for "full brightness" after `300` was too much.
         let fixed: Vec<&str> = run
             .attempts
             .iter()
             .filter_map(Attempt::error)
             .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
             .collect();
-        leave_out_unasked(ask, values, &fixed)
+        let Question {
+            target,
+            history,
+            prompt,
+            request,
+            ..
+        } = *ask;
+        doubts::leave_out_unasked(target, history, prompt, request, values, &fixed)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

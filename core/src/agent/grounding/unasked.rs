@@ -96,15 +96,22 @@ fn is_default(property: &Value, value: &Value) -> bool {
             .chars()
             .take(DEFAULT_WINDOW)
             .collect();
-        let stated = after.split(['.', ';', ')']).next().unwrap_or_default();
-        // `.` ends the sentence, not a decimal: `default 0.5` is read whole.
-        let stated = if stated.trim_end().ends_with(|c: char| c.is_ascii_digit()) {
-            after.split([';', ')']).next().unwrap_or_default()
-        } else {
-            stated
-        };
-        names_value(stated, value)
+        names_value(sentence(&after), value)
     })
+}
+
+/// The text up to the end of its sentence: a `;`, a `)`, or a `.` that is no decimal
+/// point (`default 0.5. Use…` ends after `0.5`).
+fn sentence(text: &str) -> &str {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let digit = |i: usize| chars.get(i).is_some_and(|(_, c)| c.is_ascii_digit());
+    let end = chars.iter().enumerate().find(|&(i, &(_, c))| {
+        c == ';' || c == ')' || (c == '.' && !(i > 0 && digit(i - 1) && digit(i + 1)))
+    });
+    match end {
+        Some((_, &(at, _))) => &text[..at],
+        None => text,
+    }
 }
 
 /// Whether the text of a description's default names `value`: every word of a string, or
@@ -198,6 +205,15 @@ mod tests {
             json!({"base": 3, "height": 4, "unit": "cm", "precision": 5}),
         );
         assert_eq!(found, ["unit", "precision"]);
+    }
+
+    #[test]
+    fn a_stated_default_ends_with_its_sentence_but_not_at_a_decimal_point() {
+        assert_eq!(super::sentence(" is 0.5. use 2 for more"), " is 0.5");
+        assert_eq!(super::sentence(" 'units'; or cm"), " 'units'");
+        assert_eq!(super::sentence(": en) and more"), ": en");
+        assert_eq!(super::sentence(" is 3."), " is 3");
+        assert_eq!(super::sentence(" none"), " none");
     }
 
     #[test]

@@ -50,14 +50,45 @@ impl Conversation {
                 };
                 let judged = matches!(value, Value::Number(_))
                     || value.as_str().is_some_and(|s| !s.trim().is_empty());
-                judged
-                    && !self.holds(value)
-                    && !listed(property, value)
-                    && !is_default(property, value)
+                judged && !self.holds(value) && {
+                    let parts = parts(schema, property);
+                    !parts
+                        .iter()
+                        .any(|part| listed(part, value) || is_default(part, value))
+                }
             })
             .map(|(name, _)| name.clone())
             .collect()
     }
+}
+
+/// How deep [`parts`] follows `$ref`s and alternatives.
+const MAX_PARTS_DEPTH: usize = 8;
+
+/// A property's schema and the schemas it stands for: the target of its `$ref` within
+/// the arguments' schema `root` (a derived type's `{"$ref": "#/$defs/Units"}`), and its
+/// alternatives (`anyOf`, `oneOf`, `allOf`: an `Option<Units>`), followed at most
+/// [`MAX_PARTS_DEPTH`] deep.
+fn parts<'a>(root: &'a Value, property: &'a Value) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    let mut stack = vec![(property, 0)];
+    while let Some((part, depth)) = stack.pop() {
+        out.push(part);
+        if depth == MAX_PARTS_DEPTH {
+            continue;
+        }
+        let target = part
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer));
+        stack.extend(target.map(|t| (t, depth + 1)));
+        for key in ["anyOf", "oneOf", "allOf"] {
+            let alternatives = part.get(key).and_then(Value::as_array);
+            stack.extend(alternatives.into_iter().flatten().map(|a| (a, depth + 1)));
+        }
+    }
+    out
 }
 
 /// Whether `value` is one the property lists (`enum`, `const`) or one of its bounds
@@ -205,6 +236,37 @@ mod tests {
             json!({"base": 3, "height": 4, "unit": "cm", "precision": 5}),
         );
         assert_eq!(found, ["unit", "precision"]);
+    }
+
+    #[test]
+    fn a_value_listed_behind_a_reference_or_an_alternative_stands() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "units": {"$ref": "#/$defs/Units", "description": "Default is 'metric'."},
+                "scale": {"anyOf": [{"$ref": "#/$defs/Scale"}, {"type": "null"}]}
+            },
+            "required": ["city"],
+            "$defs": {
+                "Units": {"type": "string", "enum": ["metric", "imperial"]},
+                "Scale": {"type": "string", "enum": ["celsius", "kelvin"], "default": "celsius"}
+            }
+        });
+        let conversation = Conversation::new(&[], "Denver, in Fahrenheit", "Denver, in Fahrenheit");
+        for arguments in [
+            json!({"city": "Denver", "units": "imperial"}),
+            json!({"city": "Denver", "scale": "kelvin"}),
+        ] {
+            let call = json!({"name": "forecast", "arguments": arguments});
+            assert_eq!(
+                conversation.unasked(&call, &schema),
+                Vec::<String>::new(),
+                "{call}"
+            );
+        }
+        let call = json!({"name": "forecast", "arguments": {"city": "Denver", "units": "si"}});
+        assert_eq!(conversation.unasked(&call, &schema), ["units"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use toolschema::provider::Mode;
-use toolschema::{Agent, Choice, Toolset, ViolationKind};
+use toolschema::{Agent, Choice, FixKind, Toolset, ViolationKind};
 
 use crate::server::{Events, bodies, chat, contents, openai};
 
@@ -460,6 +460,35 @@ async fn an_optional_argument_the_user_never_gave_is_left_out_and_reported() {
           \"EUR\", which the user never gave"
         ],
     );
+}
+
+#[tokio::test]
+async fn the_fix_that_left_an_argument_out_is_on_the_successful_attempt() {
+    let (_server, provider) = openai(vec![chat(FILLED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let answered = agent
+        .ask_tools(&finance(), LOAN)
+        .answered()
+        .await
+        .expect("a call");
+    assert!(answered.fixed_locally);
+    let taken = answered.attempts.last().expect("the attempt taken");
+    assert!(taken.violations().is_empty());
+    assert!(
+        taken.raw().contains("\"currency\": \"EUR\""),
+        "{}",
+        taken.raw()
+    );
+    let fixes: Vec<(String, String)> = taken
+        .fixes()
+        .iter()
+        .map(|f| (format!("{:?}", f.location()), f.kind().to_string()))
+        .collect();
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert!(matches!(
+        taken.fixes()[0].kind(),
+        FixKind::UnaskedArgument { key, value } if key == "currency" && value == "\"EUR\""
+    ));
 }
 
 #[tokio::test]

@@ -138,6 +138,7 @@ struct Received {
 
 impl Received {
     /// The record of this attempt, with why its reply was rejected.
+    /// The attempt of a rejected reply, or of a failed one that has no error.
     fn record(&self, error: Option<Error>) -> Attempt {
         Attempt {
             number: self.number,
@@ -146,8 +147,17 @@ impl Received {
             request: self.request.clone(),
             raw: self.received.clone(),
             error,
+            fixes: Vec::new(),
             usage: self.reply.usage,
             finish: self.reply.finish.clone(),
+        }
+    }
+
+    /// The attempt of the reply taken, with the fixes that made it read.
+    fn taken(&self, fixes: &[Fix]) -> Attempt {
+        Attempt {
+            fixes: fixes.to_vec(),
+            ..self.record(None)
         }
     }
 }

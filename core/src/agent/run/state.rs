@@ -93,7 +93,7 @@ impl Run {
             usage,
             ..
         } = self;
-        attempts.push(received.record(None));
+        attempts.push(received.taken(fixes));
         Success {
             value,
             values,

@@ -187,10 +187,8 @@ pub(super) fn leave_out_unasked(
             continue;
         };
         for key in unasked {
-            let pointer = match several {
-                true => format!("/{i}/arguments/{}", pointer::token(&key)),
-                false => format!("/arguments/{}", pointer::token(&key)),
-            };
+            let at = if several { format!("/{i}") } else { String::new() };
+            let pointer = format!("{at}/arguments/{}", pointer::token(&key));
             if kept.contains(&pointer.as_str()) {
                 continue;
             }

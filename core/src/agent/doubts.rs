@@ -187,7 +187,11 @@ pub(super) fn leave_out_unasked(
             continue;
         };
         for key in unasked {
-            let at = if several { format!("/{i}") } else { String::new() };
+            let at = if several {
+                format!("/{i}")
+            } else {
+                String::new()
+            };
             let pointer = format!("{at}/arguments/{}", pointer::token(&key));
             if kept.contains(&pointer.as_str()) {
                 continue;

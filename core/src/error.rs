@@ -121,7 +121,7 @@ impl Error {
     /// The same violations, each one level deeper: under the key or index `segment`.
     #[doc(hidden)]
     pub fn under(mut self, segment: &str) -> Self {
-        let escaped = segment.replace('~', "~0").replace('/', "~1");
+        let escaped = crate::pointer::token(segment);
         for v in &mut self.violations {
             v.inner.pointer = format!("/{escaped}{}", v.inner.pointer);
         }

@@ -140,6 +140,12 @@ pub enum FixKind {
     /// `[get_weather(city="Paris")]`, `get_weather({…})`) were read as the union's calls.
     /// `format` is the format as shown here; `count` the calls read.
     TextToolCall { format: &'static str, count: usize },
+    /// An optional argument of a tool call whose value the user never gave (found nowhere
+    /// in the conversation, none the tool lists, not the default it states) was left
+    /// out, so that the tool's default applies (`"age": 16` for "I'm 165cm and 80kg").
+    /// `value` is the value as the model wrote it, as JSON, quoted and bounded. Off with
+    /// `Agent::grounded_calls(false)`.
+    UnaskedArgument { key: String, value: String },
 }
 
 impl Fix {
@@ -290,6 +296,10 @@ impl Display for FixKind {
             FixKind::TextToolCall { format, count } => {
                 write!(f, "read {count} tool calls written as text, {format}")
             }
+            FixKind::UnaskedArgument { key, value } => write!(
+                f,
+                "left out the optional argument {key:?}, {value}, which the user never gave"
+            ),
         }
     }
 }

@@ -83,6 +83,7 @@ pub mod mcp;
 mod message;
 mod panic;
 mod parse;
+mod pointer;
 pub mod provider;
 pub mod render;
 pub mod repair;

@@ -215,7 +215,7 @@ async fn openai_text_modes_show_mapped_names_and_map_the_reply_back() {
         let (server, provider) = openai(vec![chat(&reply)]).await;
         let agent = Agent::new(provider).mode(mode);
         let choice = agent
-            .ask_tools(&tools(), "Bedroom light on, dimmed")
+            .ask_tools(&tools(), "Bedroom light on, dimmed to 80")
             .await
             .unwrap_or_else(|e| panic!("{mode}: {e}"));
         assert_eq!(

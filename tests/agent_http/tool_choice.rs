@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 use toolschema::provider::Mode;
-use toolschema::{Agent, Choice, Toolset, ViolationKind};
+use toolschema::{Agent, Choice, FixKind, Toolset, ViolationKind};
 
-use crate::server::{bodies, chat, contents, openai};
+use crate::server::{Events, bodies, chat, contents, openai};
 
 /// A loan calculator and a stock quote, as a server hands them over.
 fn finance() -> Toolset {
@@ -424,4 +424,126 @@ async fn each_check_of_the_choice_sends_a_reply_back_once() {
         .expect("the answer");
     assert_eq!(choice, Choice::Answer(json!("MSFT trades at $100.")));
     assert_eq!(super::server::bodies(&server).await.len(), 3);
+}
+
+const LOAN: &str = "Monthly payment on 250,000 at 3.5 percent over 30 years?";
+const FILLED: &str = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}}"#;
+
+#[tokio::test]
+async fn an_optional_argument_the_user_never_gave_is_left_out_and_reported() {
+    let (server, provider) = openai(vec![chat(FILLED)]).await;
+    let events = Events::default();
+    let agent = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .on_event(events.listener());
+    let Choice::Calls(calls) = agent.ask_tools(&finance(), LOAN).await.expect("a call") else {
+        panic!("a call")
+    };
+    assert_eq!(
+        calls[0].arguments(),
+        &json!({"principal": 250000, "annual_rate": 3.5, "years": 30})
+    );
+    assert_eq!(
+        bodies(&server).await.len(),
+        1,
+        "left out locally, not sent back"
+    );
+    let fixed: Vec<String> = events
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("fixed locally"))
+        .collect();
+    assert_eq!(
+        fixed,
+        [
+            "fixed locally 1: /arguments/currency: left out the optional argument \"currency\", \
+          \"EUR\", which the user never gave"
+        ],
+    );
+}
+
+#[tokio::test]
+async fn the_fix_that_left_an_argument_out_is_on_the_successful_attempt() {
+    let (_server, provider) = openai(vec![chat(FILLED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let answered = agent
+        .ask_tools(&finance(), LOAN)
+        .answered()
+        .await
+        .expect("a call");
+    assert!(answered.fixed_locally);
+    let taken = answered.attempts.last().expect("the attempt taken");
+    assert!(taken.violations().is_empty());
+    assert!(
+        taken.raw().contains("\"currency\": \"EUR\""),
+        "{}",
+        taken.raw()
+    );
+    let fixes: Vec<(String, String)> = taken
+        .fixes()
+        .iter()
+        .map(|f| (format!("{:?}", f.location()), f.kind().to_string()))
+        .collect();
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert!(matches!(
+        taken.fixes()[0].kind(),
+        FixKind::UnaskedArgument { key, value } if key == "currency" && value == "\"EUR\""
+    ));
+}
+
+#[tokio::test]
+async fn optional_arguments_the_user_gave_stand_and_the_check_can_be_turned_off() {
+    let (server, provider) = openai(vec![chat(FILLED), chat(FILLED)]).await;
+    let given = "Monthly payment on 250,000 euros at 3.5 percent over 30 years?";
+    let on = Agent::new(provider.clone()).mode(Mode::JsonObject);
+    let Ok(Choice::Calls(calls)) = on.ask_tools(&finance(), given).await else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
+    let off = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .grounded_calls(false);
+    let Ok(Choice::Calls(calls)) = off.ask_tools(&finance(), LOAN).await else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
+    assert_eq!(bodies(&server).await.len(), 2, "each in one call");
+}
+
+#[tokio::test]
+async fn a_value_written_to_fix_a_violation_there_is_kept() {
+    let wrong = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": {"code": "EUR", "sign": "€"}}}"#;
+    let (server, provider) = openai(vec![chat(wrong), chat(FILLED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let Choice::Calls(calls) = agent.ask_tools(&finance(), LOAN).await.expect("a call") else {
+        panic!("a call")
+    };
+    assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
+    assert_eq!(bodies(&server).await.len(), 2);
+}
+
+#[tokio::test]
+async fn each_of_several_calls_loses_only_its_own_unasked_arguments() {
+    let two = r#"[{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}},
+                  {"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}]"#;
+    let (_server, provider) = openai(vec![chat(two)]).await;
+    let events = Events::default();
+    let agent = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .on_event(events.listener());
+    let request = format!("{LOAN} And the price of MSFT?");
+    let Choice::Calls(calls) = agent.ask_tools(&finance(), &request).await.expect("calls") else {
+        panic!("calls")
+    };
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].arguments().get("currency"), None);
+    assert_eq!(calls[1].arguments(), &json!({"ticker": "MSFT"}));
+    assert!(
+        events
+            .lines()
+            .iter()
+            .any(|l| l.contains("/0/arguments/currency: left out")),
+        "{:?}",
+        events.lines()
+    );
 }

@@ -1,14 +1,20 @@
 //! What the replies to a union of tools with an answer say about its choice of a call or
-//! the answer, and what the loop does about it: where the first attempt is made (in
-//! prose), whether a fix goes on under the grammar, and when the model is asked for its
-//! answer alone. Each decision is a function of the replies so far, with no provider.
+//! the answer, and what the loop does about it: which replies are questioned (a call made
+//! of nothing the conversation holds, an answer that skips the tool the request names),
+//! where the first attempt is made (in prose), whether a fix goes on under the grammar,
+//! and when the model is asked for its answer alone. Each decision is a function of the
+//! replies so far, with no provider.
 
 use serde_json::Value;
 
 use super::request::Target;
-use super::{grounding, read};
+use super::{conversation, grounding, read};
+use crate::fix::{Fix, FixKind, Location};
+use crate::message::Message;
+use crate::pointer;
 use crate::provider::Mode;
-use crate::{Error, ViolationKind};
+use crate::value::short_json;
+use crate::{Error, Violation, ViolationKind};
 
 /// The modes of a union of tools with an answer: its first attempt in plain prompt mode
 /// where the provider also has a grammar (`json_schema`), the grammar next.
@@ -81,6 +87,57 @@ impl Doubts {
     }
 }
 
+/// The error of a reply whose calls are made of nothing the conversation holds, or
+/// whose answer skips the tool the request names, where the union has an answer (see
+/// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
+/// again after it was told is taken at its word (a request may name a tool that cannot
+/// do what it asks). A call made of nothing the user wrote is questioned each time, and
+/// a second one has the model asked for its answer alone (see `decide`), where the
+/// answer alone is still the model's.
+///
+/// The conversation is the caller's `history`, then its `prompt`; `request` is the
+/// user's request that repair prompts quote. `doubts` are those of the replies so far.
+pub(super) fn questioned(
+    target: &Target,
+    history: &[Message],
+    prompt: &str,
+    request: &str,
+    doubts: Doubts,
+    values: &[Value],
+) -> Option<Error> {
+    if target.union.is_none() || !target.has_answer() {
+        return None;
+    }
+    let conversation = grounding::Conversation::new(history, prompt, request);
+    // Once results are in, answering is what the model should do; an answer beside
+    // calls waits for their results.
+    let answers_only = !doubts.skipped
+        && !conversation::results_in(history)
+        && values.iter().all(|v| v.get("answer").is_some());
+    let tools = || target.tool_names();
+    let violations: Vec<Violation> = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, value)| {
+            let violation = conversation
+                .ungrounded(value, &target.about(value))
+                .or_else(|| {
+                    answers_only
+                        .then(|| conversation.skips(value, tools()))
+                        .flatten()
+                })?;
+            Some(match values.len() {
+                1 => violation,
+                _ => Error::single(violation)
+                    .under(&i.to_string())
+                    .into_violations()
+                    .remove(0),
+            })
+        })
+        .collect();
+    (!violations.is_empty()).then(|| Error::new(violations))
+}
+
 /// Whether the replies to a union with an answer have said that none of its functions
 /// fits: two of them did, each by a call of a function that is none of the union's and
 /// resembles none, or by a call made of nothing the user wrote, in any order. The model is
@@ -96,6 +153,59 @@ impl Doubts {
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
     doubted(before) && doubted(now)
+}
+
+/// Leaves out of the calls among `values` (a reply to a union with an answer) the
+/// optional arguments the user never gave (see `grounding::unasked`), each reported as a
+/// fix at its pointer, except at the pointers in `kept`: there the model wrote the value
+/// to fix a violation of an earlier attempt (`255` after `300` was above the maximum).
+/// The conversation is as [`questioned`] reads it.
+pub(super) fn leave_out_unasked(
+    target: &Target,
+    history: &[Message],
+    prompt: &str,
+    request: &str,
+    values: &mut [Value],
+    kept: &[&str],
+) -> Vec<Fix> {
+    let Some(union) = target.union.as_ref().filter(|_| target.has_answer()) else {
+        return Vec::new();
+    };
+    let conversation = grounding::Conversation::new(history, prompt, request);
+    let several = values.len() > 1;
+    let mut fixes = Vec::new();
+    for (i, value) in values.iter_mut().enumerate() {
+        let Some(tool) = value
+            .get("name")
+            .and_then(Value::as_str)
+            .and_then(|name| union.tool(name))
+        else {
+            continue;
+        };
+        let unasked = conversation.unasked(value, &tool.arguments);
+        let Some(arguments) = value.get_mut("arguments").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for key in unasked {
+            let at = if several {
+                format!("/{i}")
+            } else {
+                String::new()
+            };
+            let pointer = format!("{at}/arguments/{}", pointer::token(&key));
+            if kept.contains(&pointer.as_str()) {
+                continue;
+            }
+            if let Some(written) = arguments.remove(&key) {
+                let kind = FixKind::UnaskedArgument {
+                    key,
+                    value: short_json(&written),
+                };
+                fixes.push(Fix::new(kind, Location::Pointer(pointer)));
+            }
+        }
+    }
+    fixes
 }
 
 #[cfg(test)]

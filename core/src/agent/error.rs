@@ -17,6 +17,9 @@ pub struct Attempt {
     pub(crate) request: String,
     pub(crate) raw: String,
     pub(crate) error: Option<Error>,
+    /// The local fixes that made the reply read, where it was taken (a rejected reply's
+    /// are its error's).
+    pub(crate) fixes: Vec<Fix>,
     pub(crate) usage: Usage,
     pub(crate) finish: FinishReason,
 }
@@ -52,9 +55,11 @@ impl Attempt {
         self.error.as_ref().map_or(&[], Error::violations)
     }
 
-    /// The local fixes tried on the reply.
+    /// The local fixes applied to the reply: those that made the successful attempt's
+    /// reply read (an argument the user never gave left out, a code fence taken off), or
+    /// those tried on a rejected one.
     pub fn fixes(&self) -> &[Fix] {
-        self.error.as_ref().map_or(&[], Error::fixes)
+        self.error.as_ref().map_or(&self.fixes, Error::fixes)
     }
 
     pub fn error(&self) -> Option<&Error> {

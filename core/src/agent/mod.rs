@@ -240,9 +240,18 @@ impl<P: Provider> Agent<P> {
     /// conversation is sent back (on by default, for unions with an answer). Asked
     /// something no tool does, small models still call one, with values of their own
     /// making; told so, they answer. One value the user or a tool wrote is enough for a
-    /// call to stand, and a call made again after the model was told is taken. Turn it off
-    /// for tools whose arguments the model composes from nothing the user wrote (a poem to
-    /// save, a generated password).
+    /// call to stand, and a call made again after the model was told is taken.
+    ///
+    /// With it on, a call's optional arguments whose values appear nowhere in the
+    /// conversation, are none the tool lists and are not the defaults it states
+    /// (`"age": 16` for "I'm 165cm and 80kg, what's my BMI?", the description's example
+    /// `"cm"` for a unit) are left out of the call, so that the tool's default applies;
+    /// each is reported as a fix, [`FixKind::UnaskedArgument`](crate::FixKind), with the
+    /// value as written. Sent back, models under a grammar write such a value again.
+    ///
+    /// Turn it off for tools whose arguments the model composes from nothing the user
+    /// wrote (a poem to save, a generated password, an e-mail's subject), or infers
+    /// (two guests for "me and my husband").
     pub fn grounded_calls(mut self, on: bool) -> Self {
         self.grounded_calls = on;
         self

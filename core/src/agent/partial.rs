@@ -49,7 +49,7 @@ pub(super) fn best(rejected: &[(Value, Error)], by_field: bool) -> Option<Value>
         }
     }
     for key in keys {
-        let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+        let pointer = format!("/{}", crate::pointer::token(&key));
         let first_right = rejected.iter().find_map(|(value, error)| {
             error
                 .right_at(&pointer)

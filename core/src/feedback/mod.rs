@@ -411,7 +411,7 @@ impl RepairPrompt {
         members
             .keys()
             .filter(|key| {
-                let pointer = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+                let pointer = format!("/{}", crate::pointer::token(key));
                 self.error.right_at(&pointer)
             })
             .map(String::as_str)
@@ -425,7 +425,7 @@ impl RepairPrompt {
         let kept: Vec<String> = self
             .kept_fields()
             .into_iter()
-            .map(|key| format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+            .map(|key| format!("/{}", crate::pointer::token(key)))
             .collect();
         match kept.as_slice() {
             [] => String::new(),

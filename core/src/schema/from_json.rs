@@ -218,7 +218,7 @@ impl Loader<'_> {
             return node;
         }
         for (key, value) in map {
-            let here = format!("{at}/{}", escape(key));
+            let here = format!("{at}/{}", crate::pointer::token(key));
             if ANNOTATIONS.contains(&key.as_str()) {
                 self.annotation(&mut node, key, value, &here);
             } else if UNSUPPORTED.contains(&key.as_str()) {
@@ -315,7 +315,8 @@ impl Loader<'_> {
             "properties" => match value {
                 Value::Object(props) => {
                     for (name, schema) in props {
-                        let child = self.node(schema, &format!("{here}/{}", escape(name)));
+                        let child =
+                            self.node(schema, &format!("{here}/{}", crate::pointer::token(name)));
                         node.properties.push(Property {
                             name: name.clone(),
                             aliases: Vec::new(),
@@ -333,7 +334,7 @@ impl Loader<'_> {
             "patternProperties" => match value {
                 Value::Object(props) => {
                     for (source, schema) in props {
-                        let child_at = format!("{here}/{}", escape(source));
+                        let child_at = format!("{here}/{}", crate::pointer::token(source));
                         let child = self.node(schema, &child_at);
                         if let Some(pattern) = self.pattern(
                             &Value::String(source.clone()),
@@ -366,7 +367,7 @@ impl Loader<'_> {
             "dependencies" => match value {
                 Value::Object(deps) => {
                     for (name, dependency) in deps {
-                        let at = format!("{here}/{}", escape(name));
+                        let at = format!("{here}/{}", crate::pointer::token(name));
                         match dependency {
                             Value::Array(_) => {
                                 match serde_json::from_value::<Vec<String>>(dependency.clone()) {
@@ -575,10 +576,6 @@ pub(crate) fn compile_pattern(source: &str) -> Result<regex::Regex, regex::Error
 /// An ECMA-262 pattern in the `regex` crate's syntax, with the same meaning.
 pub(crate) fn ecma_to_rust(source: &str) -> String {
     ecma::translate(source)
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 fn percent_decode(s: &str) -> String {

@@ -31,6 +31,40 @@ use crate::error::{Violation, ViolationKind};
 /// How deep schemas and values may nest before validation gives up with an error.
 pub const MAX_DEPTH: usize = 128;
 
+/// What follows `$ref`s to the nodes they name: a finished [`Schema`], or the [`Generator`]
+/// of one still being described (a run-time set reads the derived unions it holds from its
+/// own generator, before its schema is finished).
+pub(crate) trait Resolve {
+    fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node;
+}
+
+impl Resolve for Schema {
+    fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node {
+        Schema::resolve(self, node)
+    }
+}
+
+impl Resolve for Generator {
+    fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node {
+        Generator::resolve(self, node)
+    }
+}
+
+/// Follows `$ref`s through `definitions` to the node they name (64 hops at most, so that
+/// a definition that is only a reference to itself ends).
+fn follow<'a>(definitions: &'a [Definition], node: &'a Node) -> &'a Node {
+    let mut node = node;
+    let mut hops = 0;
+    while let Some(id) = node.reference {
+        match definitions.get(id.0) {
+            Some(def) if hops < 64 => node = &def.node,
+            _ => break,
+        }
+        hops += 1;
+    }
+    node
+}
+
 /// A named definition under `$defs`.
 #[derive(Debug, Clone)]
 pub(crate) struct Definition {
@@ -103,16 +137,7 @@ impl Generator {
 
     /// Follows `$ref`s to the node they name.
     pub fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node {
-        let mut node = node;
-        let mut hops = 0;
-        while let Some(id) = node.reference {
-            match self.definitions.get(id.0) {
-                Some(def) if hops < 64 => node = &def.node,
-                _ => break,
-            }
-            hops += 1;
-        }
-        node
+        follow(&self.definitions, node)
     }
 
     /// Finishes a schema whose root is `root`.
@@ -236,16 +261,7 @@ impl Schema {
 
     /// Follows `$ref`s to the node they name.
     pub fn resolve<'a>(&'a self, node: &'a Node) -> &'a Node {
-        let mut node = node;
-        let mut hops = 0;
-        while let Some(id) = node.reference {
-            match self.definitions.get(id.0) {
-                Some(def) if hops < 64 => node = &def.node,
-                _ => break,
-            }
-            hops += 1;
-        }
-        node
+        follow(&self.definitions, node)
     }
 
     pub(crate) fn definition(&self, id: DefId) -> Option<&Node> {

@@ -86,7 +86,7 @@ pub(crate) fn node(schema: &Schema, n: &Node) -> Value {
             "#".to_owned()
         } else {
             let name = schema.definitions.get(id.0).map_or("", |d| d.name.as_str());
-            format!("#/$defs/{}", pointer_escape(name))
+            format!("#/$defs/{}", crate::pointer::token(name))
         };
         put("$ref", target.into());
     }
@@ -229,8 +229,4 @@ fn alias_rule<'a>(required: bool, keys: impl Iterator<Item = &'a String>) -> Val
     } else {
         json!({ "anyOf": [{ "not": { "anyOf": each.clone() } }, { "oneOf": each }] })
     }
-}
-
-fn pointer_escape(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
 }

@@ -9,7 +9,7 @@
 //! forms, Markdown docs, tool definitions and the agent. Anything else is not a union,
 //! however close its shape.
 
-use super::{Node, Schema};
+use super::{Node, Resolve, Schema};
 
 /// A union of tool calls, and its optional answer, as a schema makes it.
 pub(crate) struct ToolUnion<'s> {
@@ -22,8 +22,6 @@ pub(crate) struct ToolUnion<'s> {
 pub(crate) struct UnionTool<'s> {
     /// The name the schema gives it: the one the model is shown.
     pub name: &'s str,
-    /// Its place among the alternatives.
-    pub index: usize,
     /// The alternative `{"name", "arguments"}` (resolved).
     pub alternative: &'s Node,
     /// The arguments' node (not resolved).
@@ -49,11 +47,12 @@ impl<'s> UnionTool<'s> {
 }
 
 impl<'s> ToolUnion<'s> {
-    /// The union the alternatives make, if they make one.
-    pub(crate) fn of(schema: &'s Schema, alternatives: &'s [Node]) -> Option<Self> {
+    /// The union the alternatives make, if they make one. `schema` is a finished schema, or
+    /// the generator of one still being described.
+    pub(crate) fn of<R: Resolve>(schema: &'s R, alternatives: &'s [Node]) -> Option<Self> {
         let mut tools = Vec::new();
         let mut answer = None;
-        for (index, alt) in alternatives.iter().enumerate() {
+        for alt in alternatives {
             let alt = schema.resolve(alt);
             let required = |key: &str| alt.properties.iter().find(|p| p.name == key && p.required);
             match (
@@ -64,7 +63,6 @@ impl<'s> ToolUnion<'s> {
             ) {
                 (2, Some(name), Some(arguments), _) => tools.push(UnionTool {
                     name: schema.resolve(&name.node).constant.as_ref()?.as_str()?,
-                    index,
                     alternative: alt,
                     arguments: &arguments.node,
                 }),
@@ -81,7 +79,7 @@ impl<'s> ToolUnion<'s> {
     }
 
     /// The union at a node: its `oneOf`, else its `anyOf`.
-    pub(crate) fn at(schema: &'s Schema, node: &'s Node) -> Option<Self> {
+    pub(crate) fn at<R: Resolve>(schema: &'s R, node: &'s Node) -> Option<Self> {
         let node = schema.resolve(node);
         let alternatives = if node.one_of.is_empty() {
             &node.any_of

@@ -87,22 +87,27 @@ pub(super) fn check_schema(who: &str, schema: &Value, at: &str) -> Result<(), Er
     Ok(())
 }
 
-/// The `#[tool]` alternatives of a derived union: (index, name, description).
-pub(super) fn derived_tools(schema: &Schema) -> Option<Vec<(usize, String, Option<String>)>> {
+/// The `#[tool]` alternatives of a derived union: (name, description).
+pub(super) fn derived_tools(schema: &Schema) -> Option<Vec<(String, Option<String>)>> {
     let union = ToolUnion::at_root(schema)?;
     let tools = union.tools.iter().map(|tool| {
         let description = tool.alternative.description.clone();
-        (tool.index, tool.name.to_owned(), description)
+        (tool.name.to_owned(), description)
     });
     Some(tools.collect())
 }
 
-/// The arguments of the `index`-th alternative of a derived union the set's own
-/// generator described, found by the index [`derived_tools`] gave.
-fn derived_arguments(union: &Node, index: usize) -> Option<Node> {
-    let alt = union.one_of.get(index)?;
-    let arguments = alt.properties.iter().find(|p| p.name == "arguments")?;
-    Some(arguments.node.clone())
+/// The arguments of each `#[tool]` of a derived union the set's own generator described
+/// (`root`), by the tool's name: read as [`derived_tools`] reads the union's tools.
+fn derived_arguments(generator: &Generator, root: &Node) -> HashMap<String, Node> {
+    let Some(union) = ToolUnion::at(generator, root) else {
+        return HashMap::new();
+    };
+    let arguments = union.tools.iter().map(|tool| {
+        let arguments = tool.arguments.clone();
+        (tool.name.to_owned(), arguments)
+    });
+    arguments.collect()
 }
 
 pub(super) fn build(set: &Toolset) -> Built {
@@ -110,21 +115,21 @@ pub(super) fn build(set: &Toolset) -> Built {
     let model_names = model_names(&originals);
     let mut generator = Generator::default();
     // Each derived union is described once; its tools' arguments are taken from it.
-    let derived: Vec<Node> = set
+    let derived: Vec<HashMap<String, Node>> = set
         .derived
         .iter()
         .map(|d| {
             let root = (d.describe)(&mut generator);
-            generator.resolve(&root).clone()
+            derived_arguments(&generator, &root)
         })
         .collect();
     let mut union = Union::one_of(None);
     for (tool, model_name) in set.tools.iter().zip(&model_names) {
         let arguments = match &tool.source {
             Source::Json(schema) => definition(&mut generator, &tool.name, schema),
-            Source::Derived {
-                union, alternative, ..
-            } => derived_arguments(&derived[*union], *alternative).unwrap_or_default(),
+            Source::Derived { union, own_name } => {
+                derived[*union].get(own_name).cloned().unwrap_or_default()
+            }
         };
         union = union.tool(model_name, arguments, tool.description.as_deref());
     }
@@ -197,4 +202,101 @@ fn pascal(name: &str) -> String {
         }
     }
     if out.is_empty() { "Tool".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use serde_json::{Value, json};
+
+    use crate::schema::build::{Field, Object, Union};
+    use crate::schema::union::ToolUnion;
+    use crate::schema::{Generator, Node};
+    use crate::tool_schema::ToolSchema;
+    use crate::{Error, Toolset};
+
+    /// A union of two tools whose arguments differ, described as the derive describes
+    /// `enum Step { #[tool] GetWeather { city: String }, #[tool] TurnOn { name: String,
+    /// brightness: u8 } }`.
+    struct Step;
+
+    impl ToolSchema for Step {
+        fn schema_name() -> Cow<'static, str> {
+            "Step".into()
+        }
+
+        fn describe(generator: &mut Generator) -> Node {
+            generator.definition::<Step>(|g| {
+                let weather = Object::new()
+                    .field(Field::new("city", String::describe(g)))
+                    .build();
+                let turn_on = Object::new()
+                    .field(Field::new("name", String::describe(g)))
+                    .field(Field::new("brightness", u8::describe(g)))
+                    .build();
+                Union::one_of(None)
+                    .tool("get_weather", weather, Some("Look up the weather."))
+                    .tool("turn_on", turn_on, None)
+                    .build()
+            })
+        }
+
+        fn from_json(_: Value) -> Result<Self, Error> {
+            Err(Error::internal("a Step is not read in these tests"))
+        }
+    }
+
+    /// Each tool of a set's union, with the names of its arguments.
+    fn arguments(tools: &Toolset) -> Vec<(String, Vec<String>)> {
+        let schema = tools.schema();
+        let union = ToolUnion::at_root(schema.as_ref()).expect("a union of tools");
+        let of = |tool: &crate::schema::union::UnionTool<'_>| {
+            let arguments = schema.resolve(tool.arguments);
+            arguments
+                .properties
+                .iter()
+                .map(|p| p.name.clone())
+                .collect()
+        };
+        union
+            .tools
+            .iter()
+            .map(|tool| (tool.name.to_owned(), of(tool)))
+            .collect()
+    }
+
+    #[test]
+    fn each_derived_tool_gets_its_own_arguments() {
+        // A run-time tool first and a namespace, so that neither a derived tool's place in
+        // the set nor its name there is the one its union gives it.
+        let search = json!({ "type": "object", "properties": { "q": { "type": "string" } } });
+        let tools = Toolset::new()
+            .tool("search", "Search the web.", search)
+            .unwrap()
+            .merge(
+                Toolset::new()
+                    .with_derived::<Step>()
+                    .unwrap()
+                    .namespaced("home"),
+            )
+            .unwrap()
+            .with_answer();
+        let found = arguments(&tools);
+        let expected = [
+            ("search", vec!["q"]),
+            ("home_get_weather", vec!["city"]),
+            ("home_turn_on", vec!["name", "brightness"]),
+        ];
+        let expected: Vec<(String, Vec<String>)> = expected
+            .iter()
+            .map(|(name, args)| {
+                (
+                    name.to_string(),
+                    args.iter().map(|a| a.to_string()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(found, expected);
+    }
 }

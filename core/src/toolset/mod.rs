@@ -142,13 +142,8 @@ struct Tool {
 enum Source {
     /// An input schema given at run time (checked when it was added).
     Json(Value),
-    /// The `alternative`-th member of a derived union's `oneOf`, which names the tool
-    /// `own_name`.
-    Derived {
-        union: usize,
-        alternative: usize,
-        own_name: String,
-    },
+    /// The tool a derived union (the set's `union`-th) names `own_name`.
+    Derived { union: usize, own_name: String },
 }
 
 #[derive(Clone)]
@@ -291,14 +286,13 @@ impl Toolset {
                 self.derived.len() - 1
             }
         };
-        for (alternative, name, description) in tools {
+        for (name, description) in tools {
             self.check_name(&name, "")?;
             self.push(Tool {
                 name: name.clone(),
                 description,
                 source: Source::Derived {
                     union,
-                    alternative,
                     own_name: name,
                 },
                 check: None,

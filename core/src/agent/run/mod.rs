@@ -9,19 +9,22 @@
 use serde_json::Value;
 use tracing::{debug, warn};
 
+mod state;
+
 use super::decide;
-use super::doubts::{Doubts, choose_in_prose};
+use super::doubts::{self, Doubts, choose_in_prose};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
-use super::{conversation, grounding, partial, read};
-use crate::feedback::{RepairPrompt, RepairStrategy};
+use super::{conversation, read};
+use crate::feedback::RepairPrompt;
 use crate::message::Message;
 use crate::parse::Parser;
 use crate::provider::{FinishReason, Mode, Provider, ProviderError, Reply, Usage};
 use crate::repair::{Fix, FixKind};
 use crate::toolset::CheckPanic;
 use crate::{Error, Violation, ViolationKind};
+use state::Run;
 
 /// What is asked, the same for every attempt.
 pub(super) struct Question<'a> {
@@ -135,6 +138,7 @@ struct Received {
 
 impl Received {
     /// The record of this attempt, with why its reply was rejected.
+    /// The attempt of a rejected reply, or of a failed one that has no error.
     fn record(&self, error: Option<Error>) -> Attempt {
         Attempt {
             number: self.number,
@@ -143,132 +147,17 @@ impl Received {
             request: self.request.clone(),
             raw: self.received.clone(),
             error,
+            fixes: Vec::new(),
             usage: self.reply.usage,
             finish: self.reply.finish.clone(),
         }
     }
-}
 
-/// The state of the loop between attempts.
-struct Run {
-    /// The modes still to try, the current one first.
-    modes: Vec<Mode>,
-    /// Every attempt that got a reply, in order.
-    attempts: Vec<Attempt>,
-    usage: Usage,
-    /// Each rejected reply's value as local repair read it, and why it was rejected: what
-    /// the best partial value is made of (see [`partial`]).
-    rejected: Vec<(Value, Error)>,
-    /// Whether the best partial value is put together field by field (a record).
-    by_field: bool,
-    /// The repair prompt the next attempt sends, after a rejected reply.
-    repair: Option<RepairPrompt>,
-    /// What the rejected replies so far said of the union's functions: each check of the
-    /// choice of a call or the answer (see [`grounding`]) sends a reply back once.
-    doubts: Doubts,
-    /// The answer alone, asked for once the replies have said that no function fits
-    /// ([`no_function_fits`]).
-    answer_only: Option<Target>,
-}
-
-impl Run {
-    fn new(modes: Vec<Mode>, by_field: bool) -> Self {
-        Run {
-            modes,
-            attempts: Vec::new(),
-            usage: Usage::default(),
-            rejected: Vec::new(),
-            by_field,
-            repair: None,
-            doubts: Doubts::default(),
-            answer_only: None,
-        }
-    }
-
-    /// What this attempt asks for: the ask's target, or its answer alone.
-    fn target<'t>(&'t self, ask: &'t Question<'_>) -> &'t Target {
-        self.answer_only.as_ref().unwrap_or(ask.target)
-    }
-
-    /// The attempts counted so far: each one that got a reply.
-    fn attempted(&self) -> usize {
-        self.attempts.len()
-    }
-
-    fn mode(&self) -> Option<Mode> {
-        self.modes.first().copied()
-    }
-
-    /// The messages of the next attempt: the first conversation, or its repair.
-    fn messages(&self, base: Vec<Message>, strategy: RepairStrategy) -> Vec<Message> {
-        match &self.repair {
-            Some(repair) => repair.messages(strategy, &base),
-            None => base,
-        }
-    }
-
-    /// Keeps the value of a rejected reply, for the best partial value.
-    fn keep_best(&mut self, error: &Error, closest: Option<Value>) {
-        if let Some(value) = closest {
-            self.rejected.push((value, error.clone()));
-        }
-    }
-
-    fn accept<T>(
-        self,
-        received: Received,
-        value: T,
-        values: Vec<Value>,
-        fixes: &[Fix],
-    ) -> Success<T> {
-        let Run {
-            mut attempts,
-            usage,
-            ..
-        } = self;
-        attempts.push(received.record(None));
-        Success {
-            value,
-            values,
-            reply: received.reply,
-            attempts,
-            fixed_locally: !fixes.is_empty(),
-            usage,
-        }
-    }
-
-    fn fail(self, failure: Failure) -> AskError {
-        match failure {
-            Failure::Provider(error) => AskError::Provider {
-                error,
-                attempts: self.attempts,
-            },
-            Failure::Cancelled => AskError::Cancelled {
-                attempts: self.attempts,
-            },
-            Failure::CheckPanicked(panic, error, received) => {
-                let mut attempts = self.attempts;
-                attempts.push(received.record(Some(error)));
-                AskError::CheckPanicked { panic, attempts }
-            }
-        }
-    }
-
-    /// The budget's error, when the tokens used are over it.
-    fn over_budget(&mut self, budget: Option<u64>) -> Option<AskError> {
-        let limit = budget?;
-        let used = self.usage.total();
-        (used > limit).then(|| AskError::Budget {
-            used,
-            limit,
-            attempts: std::mem::take(&mut self.attempts),
-        })
-    }
-
-    fn exhausted(self) -> AskError {
-        AskError::Exhausted {
-            best: partial::best(&self.rejected, self.by_field),
-            attempts: self.attempts,
+    /// The attempt of the reply taken, with the fixes that made it read.
+    fn taken(&self, fixes: &[Fix]) -> Attempt {
+        Attempt {
+            fixes: fixes.to_vec(),
+            ..self.record(None)
         }
     }
 }
@@ -444,6 +333,10 @@ impl<P: Provider> Agent<P> {
                 Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
                 None => Ok((values, fixes)),
             })
+            .map(|(mut values, mut fixes)| {
+                fixes.extend(self.unasked_left_out(ask, run, &mut values));
+                (values, fixes)
+            })
             .and_then(|(values, fixes)| match build(&values) {
                 Ok(value) => Ok((value, values, fixes)),
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
@@ -476,50 +369,44 @@ impl<P: Provider> Agent<P> {
         }
     }
 
-    /// The error of a reply whose calls are made of nothing the conversation holds, or
-    /// whose answer skips the tool the request names, where the union has an answer (see
-    /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
-    /// again after it was told is taken at its word (a request may name a tool that cannot
-    /// do what it asks). A call made of nothing the user wrote is questioned each time, and
-    /// a second one has the model asked for its answer alone (see `decide`), where the
-    /// answer alone is still the model's.
+    /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
+    /// the grounding checks are off or the answer alone is asked for.
     fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
-        let target = ask.target;
-        if !self.grounded_calls
-            || run.answer_only.is_some()
-            || target.union.is_none()
-            || !target.has_answer()
-        {
+        if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        let conversation = grounding::Conversation::new(ask.history, ask.prompt, ask.request);
-        // Once results are in, answering is what the model should do; an answer beside
-        // calls waits for their results.
-        let answers_only = !run.doubts.skipped
-            && !conversation::results_in(ask.history)
-            && values.iter().all(|v| v.get("answer").is_some());
-        let tools = || target.tool_names();
-        let violations: Vec<Violation> = values
+        let Question {
+            target,
+            history,
+            prompt,
+            request,
+            ..
+        } = *ask;
+        doubts::questioned(target, history, prompt, request, run.doubts, values)
+    }
+
+    /// The fixes that leave out of the calls among `values` the optional arguments the
+    /// user never gave ([`doubts::leave_out_unasked`]), unless the grounding checks are
+    /// off. A value written in answer to a violation at its own place is the model's fix
+    /// of it, not an invention: `255` for "full brightness" after `300` was too much.
+    fn unasked_left_out(&self, ask: &Question<'_>, run: &Run, values: &mut [Value]) -> Vec<Fix> {
+        if !self.grounded_calls {
+            return Vec::new();
+        }
+        let fixed: Vec<&str> = run
+            .attempts
             .iter()
-            .enumerate()
-            .filter_map(|(i, value)| {
-                let violation = conversation
-                    .ungrounded(value, &target.about(value))
-                    .or_else(|| {
-                        answers_only
-                            .then(|| conversation.skips(value, tools()))
-                            .flatten()
-                    })?;
-                Some(match values.len() {
-                    1 => violation,
-                    _ => Error::single(violation)
-                        .under(&i.to_string())
-                        .into_violations()
-                        .remove(0),
-                })
-            })
+            .filter_map(Attempt::error)
+            .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
             .collect();
-        (!violations.is_empty()).then(|| Error::new(violations))
+        let Question {
+            target,
+            history,
+            prompt,
+            request,
+            ..
+        } = *ask;
+        doubts::leave_out_unasked(target, history, prompt, request, values, &fixed)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

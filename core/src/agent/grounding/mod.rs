@@ -1,0 +1,268 @@
+//! Whether a reply follows the conversation: a call made of something the user or a tool
+//! wrote, an answer that does not skip the tool the request names.
+//!
+//! Asked something no tool does, a small model under a grammar, or one that has been told
+//! to call, still calls a tool: with values of its own making (`{"principal": 100000,
+//! "annual_rate": 4.5}` for "Who wrote Moby-Dick?"), often the placeholders of an
+//! example. Such a call has nothing to do with the conversation: none of its values
+//! appears anywhere in what the user and the tools wrote, and no word the user wrote
+//! appears in the tool's name, description or arguments' names
+//! ([`Conversation::ungrounded`]).
+//!
+//! The other way round, asked for what a tool does, a small model often works the result
+//! out itself (`{"answer": "12"}` for "the greatest common divisor of 84 and 36" with
+//! `math.gcd` at hand), or makes it up. Such an answer skips a tool whose very name the
+//! request uses ([`Conversation::skips`]).
+//!
+//! Either reply is sent back once, with a violation that says so, and the model may do
+//! the other thing; a model that replies the same way again is taken at its word. The
+//! tests are deliberately weak, so that they fire only on clear cases: for a call, one
+//! value that appears is enough to stand, and so is one word of the request in the tool's
+//! name or description (`Time?` stands for `get_current_time({"timezone": "UTC"})`); a
+//! value appears when one of its words (or its number) does; booleans and nulls say
+//! nothing either way; a call with no value to judge stands. For an answer, only the words
+//! of a tool's name count, not its description, and not the generic verbs of names
+//! (`get`, `search`, `list` …).
+
+use serde_json::Value;
+
+use crate::error::{bounded, quote};
+use crate::message::{Message, Role};
+use crate::{Violation, ViolationKind};
+
+mod unasked;
+mod words;
+
+use words::{
+    initials, leaves, name_words, namespace_words, numbers, same_word, words, words_bounded,
+};
+
+/// The most values named in a violation.
+const NAMED: usize = 4;
+
+/// The most words of one value the checks look at.
+const MAX_VALUE_WORDS: usize = 64;
+
+/// Words of four letters or more that say nothing of what a request is about.
+const COMMON: &[&str] = &[
+    "about", "after", "again", "also", "because", "been", "before", "being", "could", "does",
+    "doing", "done", "each", "even", "from", "give", "have", "having", "hello", "help", "here",
+    "into", "just", "know", "like", "make", "many", "much", "need", "please", "quick", "really",
+    "should", "some", "tell", "than", "thank", "thanks", "that", "their", "them", "then", "there",
+    "these", "they", "thing", "think", "this", "those", "using", "very", "want", "what", "when",
+    "where", "which", "while", "will", "with", "would", "your",
+];
+
+/// The words and numbers of what the user and the tools wrote: the request and the
+/// earlier messages, never the system prompt (its tool descriptions hold defaults and
+/// examples, which are no evidence of what the user asked for).
+pub(super) struct Conversation {
+    words: Vec<String>,
+    numbers: Vec<f64>,
+    /// The words the user wrote (the request and the user's messages).
+    asked: Vec<String>,
+    /// The initials of a few words in a row (`au` of "astronomical units").
+    initials: Vec<String>,
+}
+
+impl Conversation {
+    pub fn new(history: &[Message], prompt: &str, request: &str) -> Self {
+        let mut asked = format!("{prompt}\n{request}");
+        for message in history.iter().filter(|m| m.role == Role::User) {
+            asked.push('\n');
+            asked.push_str(&message.content);
+        }
+        let mut text = String::new();
+        for message in history.iter().filter(|m| m.role != Role::System) {
+            text.push_str(&message.content);
+            text.push('\n');
+            for call in &message.tool_calls {
+                text.push_str(&call.arguments.as_text());
+                text.push('\n');
+            }
+        }
+        text.push_str(prompt);
+        text.push('\n');
+        text.push_str(request);
+        // Bounded: the check compares every word of a value with every word here.
+        Conversation {
+            words: words_bounded(&text),
+            numbers: numbers(&text),
+            asked: words_bounded(&asked),
+            initials: initials(&text),
+        }
+    }
+
+    /// The violation of an answer `{"answer": …}` to a request that uses a word of the
+    /// name of one of `tools` (each as the model is shown it and as its server spells it):
+    /// the request asks for what that tool does. `None` for any other value.
+    pub fn skips<'a>(
+        &self,
+        value: &Value,
+        tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Option<Violation> {
+        value.get("answer")?;
+        // The tool more of whose name the request uses: `weather.get_alerts` rather than
+        // `weather.get_forecast` for "any weather alerts?".
+        let (_, shown) = tools
+            .into_iter()
+            .map(|(shown, server)| {
+                let mut words = name_words(shown);
+                words.extend(name_words(server));
+                words.sort();
+                words.dedup();
+                let used = words
+                    .iter()
+                    .filter(|word| self.asked.iter().any(|w| same_word(w, word)))
+                    .count();
+                (used, shown)
+            })
+            .fold((0, None), |best, (used, shown)| {
+                if used > best.0 {
+                    (used, Some(shown))
+                } else {
+                    best
+                }
+            });
+        let shown = shown?;
+        let tool = shown.to_owned();
+        Some(Violation::new(
+            "/answer",
+            ViolationKind::SkippedTool { tool },
+        ))
+    }
+
+    /// The violation of a call `{"name": …, "arguments": …}` none of whose values appears
+    /// in the conversation, of a tool described by `about` (its names and description)
+    /// that no word of the conversation names; `None` for any other value.
+    pub fn ungrounded(&self, call: &Value, about: &str) -> Option<Violation> {
+        let arguments = call.get("arguments")?;
+        call.get("name")?;
+        let mut values = Vec::new();
+        leaves(arguments, &mut values);
+        if values.is_empty() || values.iter().any(|v| self.holds(v)) || self.names(about) {
+            return None;
+        }
+        let mut named: Vec<String> = values
+            .iter()
+            .take(NAMED)
+            .map(|v| match v {
+                Value::String(s) => quote(&bounded(s, 60)),
+                other => other.to_string(),
+            })
+            .collect();
+        if values.len() > NAMED {
+            named.push("…".to_owned());
+        }
+        let kind = ViolationKind::Ungrounded { values: named };
+        Some(Violation::new("/arguments", kind))
+    }
+
+    fn holds(&self, value: &Value) -> bool {
+        match value {
+            Value::String(s) => {
+                let words = words(s);
+                words.iter().take(MAX_VALUE_WORDS).any(|w| self.has_word(w))
+                    || (words.len() == 1 && self.initials.contains(&words[0]))
+            }
+            Value::Number(n) => n.as_f64().is_some_and(|n| {
+                self.numbers
+                    .iter()
+                    .any(|m| (m - n).abs() <= f64::EPSILON * n.abs().max(1.0))
+            }),
+            _ => false,
+        }
+    }
+
+    /// Whether a word of the conversation, of four letters or more and not one that any
+    /// sentence has, is a word of `about` (or begins one, or one begins it).
+    fn names(&self, about: &str) -> bool {
+        let about = words(about);
+        self.words
+            .iter()
+            .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
+            .any(|w| {
+                about.iter().any(|a| {
+                    a.chars().count() >= 4
+                        && (a.starts_with(w.as_str()) || w.starts_with(a.as_str()))
+                })
+            })
+    }
+
+    /// A word of a value is in the conversation when a word there begins with it or it
+    /// begins with a word there (`light` and `lights`, `Oslo` in `Europe/Oslo`), of three
+    /// letters or more; shorter words must match whole (`de`, `NY`).
+    fn has_word(&self, word: &str) -> bool {
+        self.words.iter().any(|w| {
+            if w.chars().count() < 3 || word.chars().count() < 3 {
+                w == word
+            } else {
+                w.starts_with(word) || word.starts_with(w.as_str())
+            }
+        })
+    }
+}
+
+/// The name a call `{"name": …}` gives to a function that is none of `tools` (each as the
+/// model is shown it and as its server spells it) and resembles none of them: no word of
+/// its name, generic verbs aside, begins or is begun by a word of a tool's name
+/// (`translateGoodMorning`, `order_pizza` among `geography.get_country_info` and
+/// `recipes.search`). Such a call says the model wants a function the union lacks; a
+/// misspelled or shortened tool (`get_triangle_area` for `math.triangle_area`) shares a word
+/// and is no invention. `None` for any other value.
+pub(super) fn invented<'a>(
+    value: &Value,
+    tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<String> {
+    let name = value.get("name")?.as_str()?;
+    value.get("answer").is_none().then_some(())?;
+    let tools: Vec<(&str, &str)> = tools.into_iter().collect();
+    let plain = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    if tools
+        .iter()
+        .any(|(shown, server)| plain(shown) == plain(name) || plain(server) == plain(name))
+    {
+        return None;
+    }
+    // The namespaces of dotted names (`home` of `home.set_lights`) say whose tools they
+    // are, not which: `home_get_bulb_power` among `home.*` tools resembles none of them.
+    let namespaces: Vec<String> = tools
+        .iter()
+        .flat_map(|(_, server)| namespace_words(server))
+        .collect();
+    let distinct = |words: Vec<String>| -> Vec<String> {
+        words
+            .into_iter()
+            .filter(|w| !namespaces.contains(w))
+            .collect()
+    };
+    // A name of generic words or a namespace only (`search`, `get_info`, `home`) says
+    // nothing of which function.
+    let called = distinct(name_words(name));
+    (!called.is_empty()).then_some(())?;
+    // A tool whose name is its namespace and generic words (`recipes.search`) is known by
+    // its namespace: it is all the name says.
+    let distinct = |words: Vec<String>| -> Vec<String> {
+        let own = distinct(words.clone());
+        if own.is_empty() { words } else { own }
+    };
+    for (shown, server) in &tools {
+        let mut known = name_words(shown);
+        known.extend(name_words(server));
+        if distinct(known)
+            .iter()
+            .any(|k| called.iter().any(|c| same_word(c, k)))
+        {
+            return None;
+        }
+    }
+    Some(bounded(name, 60))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,263 @@
+//! The checks of a conversation, on requests and replies of their own.
+
+use serde_json::json;
+
+use super::words::initials;
+use super::{Conversation, invented, numbers};
+
+fn asked(request: &str) -> Conversation {
+    Conversation::new(&[], request, request)
+}
+
+#[test]
+fn a_call_made_of_nothing_the_user_wrote_is_ungrounded() {
+    let call = json!({"name": "loan", "arguments": {"principal": 100000, "annual_rate": 4.5, "currency": "USD"}});
+    let about = "finance_loan_payment Compute the monthly payment of a loan.";
+    let violation = asked("Who wrote the novel Moby-Dick?")
+        .ungrounded(&call, about)
+        .expect("ungrounded");
+    assert_eq!(violation.pointer(), "/arguments");
+    assert!(
+        violation.to_string().contains("100000, 4.5, \"USD\""),
+        "{violation}"
+    );
+}
+
+#[test]
+fn one_value_the_user_wrote_is_enough() {
+    let cases = [
+        (
+            "Translate 'good morning' into German.",
+            json!({"text": "good morning", "target_language": "de"}),
+        ),
+        (
+            "ugh turn the kitchen lights on pls",
+            json!({"room": "kitchen", "on": true}),
+        ),
+        (
+            "What's 12:00 in Tokyo?",
+            json!({"time": "12:00", "zone": "Asia/Tokyo"}),
+        ),
+        (
+            "a loan of 250,000 at 3.5 percent",
+            json!({"principal": 250000, "rate": 0.035}),
+        ),
+        (
+            "book it for two nights",
+            json!({"nights": 2, "city": "Rome"}),
+        ),
+        (
+            "search my notes for rent",
+            json!({"filter": {"terms": ["rent"]}}),
+        ),
+    ];
+    for (request, arguments) in cases {
+        let call = json!({"name": "f", "arguments": arguments});
+        assert!(
+            asked(request).ungrounded(&call, "").is_none(),
+            "{request}: {call}"
+        );
+    }
+}
+
+#[test]
+fn calls_with_nothing_to_judge_and_answers_are_left_alone() {
+    let conversation = asked("What time is it?");
+    for value in [
+        json!({"name": "now", "arguments": {}}),
+        json!({"name": "lights_off", "arguments": {"all": true, "dim": null}}),
+        json!({"answer": "It is noon."}),
+        json!("text"),
+    ] {
+        assert!(conversation.ungrounded(&value, "").is_none(), "{value}");
+    }
+}
+
+#[test]
+fn values_from_earlier_results_count() {
+    use crate::message::Message;
+    let history = [
+        Message::user("Where am I, and what's the weather there?"),
+        Message::tool_result(Some("1".into()), "You are in Bergen."),
+    ];
+    let conversation = Conversation::new(&history, "", "");
+    let call = json!({"name": "weather", "arguments": {"city": "Bergen"}});
+    assert!(conversation.ungrounded(&call, "").is_none());
+}
+
+#[test]
+fn a_request_that_names_the_tool_lets_its_call_stand() {
+    let call = json!({"name": "time_now", "arguments": {"timezone": "UTC"}});
+    let about = "time_get_current_time The current time in a time zone.";
+    assert!(asked("Time?").ungrounded(&call, about).is_none());
+    assert!(
+        asked("what's the current hour")
+            .ungrounded(&call, about)
+            .is_none()
+    );
+    // Words every sentence has name nothing.
+    let about = "cooking_boiling_time Estimate how long to boil an egg.";
+    let call = json!({"name": "boil", "arguments": {"doneness": "medium"}});
+    assert!(
+        asked("What is the capital of Australia, please?")
+            .ungrounded(&call, about)
+            .is_some()
+    );
+}
+
+#[test]
+fn an_answer_to_a_request_that_names_a_tool_skips_it() {
+    let tools = [
+        ("math_gcd", "math.gcd"),
+        ("math_triangle_area", "math.triangle_area"),
+    ];
+    let answer = json!({"answer": "12"});
+    for request in [
+        "What is the GCD of 84 and 36?",
+        "Find the area of a triangle with a base of 10 and a height of 5.",
+        "triangles: base 3, height 4, area?",
+    ] {
+        let violation = asked(request).skips(&answer, tools).expect(request);
+        assert_eq!(violation.pointer(), "/answer");
+    }
+    let weather = [
+        ("weather_get_forecast", "weather.get_forecast"),
+        ("weather_get_alerts", "weather.get_alerts"),
+    ];
+    let violation = asked("Are there any weather alerts for Queensland?")
+        .skips(&answer, weather)
+        .expect("alerts");
+    assert!(
+        violation.to_string().contains("\"weather_get_alerts\""),
+        "{violation}"
+    );
+    let turn_on = [("HassTurnOn", "HassTurnOn")];
+    assert!(
+        asked("please turn on the porch light")
+            .skips(&answer, turn_on)
+            .is_some()
+    );
+}
+
+#[test]
+fn an_answer_to_a_request_that_names_no_tool_stands() {
+    let tools = [
+        ("weather_get_forecast", "weather.get_forecast"),
+        ("shop_get_order_status", "shop.get_order_status"),
+        ("music_play", "music.play"),
+    ];
+    let answer = json!({"answer": "Rayleigh scattering."});
+    for request in [
+        "Why is the sky blue?",
+        "Who composed The Four Seasons?",
+        "Can you get me a list of things to search for?",
+        "Cancel my subscription.",
+    ] {
+        assert!(asked(request).skips(&answer, tools).is_none(), "{request}");
+    }
+    // A call is no answer.
+    let call = json!({"name": "music_play", "arguments": {}});
+    assert!(asked("play some music").skips(&call, tools).is_none());
+}
+
+#[test]
+fn numbers_are_read_as_written() {
+    assert_eq!(
+        numbers("pay 1,250.50 in -3 days, 4.5%, item 7. Two more"),
+        vec![1250.5, -3.0, 4.5, 0.045, 7.0, 2.0]
+    );
+    assert_eq!(numbers("compounded quarterly, paid twice"), vec![4.0, 2.0]);
+    assert_eq!(numbers("CO2-neutral since 2019-05"), vec![2.0, 2019.0, 5.0]);
+}
+
+#[test]
+fn a_call_of_a_function_like_no_tool_is_an_invention() {
+    let tools = [
+        ("geography_get_country_info", "geography.get_country_info"),
+        ("recipes_search", "recipes.search"),
+        ("math_triangle_area", "math.triangle_area"),
+    ];
+    let call = |name: &str| json!({"name": name, "arguments": {"text": "good morning"}});
+    for name in [
+        "translateGoodMorning",
+        "order_pepperoni_pizza",
+        "Chardonnay",
+        "get_translation",
+    ] {
+        assert_eq!(
+            invented(&call(name), tools).as_deref(),
+            Some(name),
+            "{name}"
+        );
+    }
+    // A tool's name in either spelling, misspelled, shortened or reworded, is no invention.
+    for name in [
+        "geography_get_country_info",
+        "geography.get_country_info",
+        "GeographyGetCountryInfo",
+        "get_country",
+        "triangle_area",
+        "calculate_triangle_area",
+        "recipe_search",
+        "math",
+        "search",
+        "get_info",
+    ] {
+        assert_eq!(invented(&call(name), tools), None, "{name}");
+    }
+    // A namespace shared with tools (`home` of `home.*`) is no resemblance.
+    let home = [
+        ("home_set_thermostat", "home.set_thermostat"),
+        ("home_set_lights", "home.set_lights"),
+        ("home_lock_door", "home.lock_door"),
+    ];
+    for name in [
+        "home_get_bulb_power",
+        "home_cancel_subscription",
+        "homeTelevisionOn",
+    ] {
+        assert_eq!(invented(&call(name), home).as_deref(), Some(name), "{name}");
+    }
+    for name in [
+        "home_set_light",
+        "set_lights",
+        "lock_the_door",
+        "home_thermostat",
+        "home",
+    ] {
+        assert_eq!(invented(&call(name), home), None, "{name}");
+    }
+    // Answers and values with no name are not calls.
+    assert_eq!(invented(&json!({"answer": "Bom dia"}), tools), None);
+    assert_eq!(invented(&json!({"text": "Bom dia"}), tools), None);
+    assert_eq!(invented(&json!({"name": 3}), tools), None);
+}
+
+#[test]
+fn initials_are_read_from_words_in_a_row() {
+    let found = initials("distance in astronomical units, EU-wide");
+    for expected in ["au", "ia", "iau", "dia"] {
+        assert!(
+            found.contains(&expected.to_owned()),
+            "{expected}: {found:?}"
+        );
+    }
+    // Never across a mark: `units, EU` and `EU-wide` are not phrases.
+    for not in ["ue", "ew", "da"] {
+        assert!(!found.contains(&not.to_owned()), "{not}: {found:?}");
+    }
+    let conversation = Conversation::new(&[], "", "How far apart, in astronomical units?");
+    let call = json!({"name": "space.distance", "arguments": {"unit": "au"}});
+    assert!(conversation.ungrounded(&call, "").is_none());
+}
+
+#[test]
+fn two_sentences_or_messages_make_no_initials_together() {
+    // Measured live: the prompt and the request, one after the other, made `pt` of
+    // "…into Portuguese" and "Translate…", and a call with `"language": "pt"` stood.
+    let request = "Translate 'good morning' into Portuguese.";
+    let conversation = Conversation::new(&[], request, request);
+    let call = json!({"name": "geo.info", "arguments": {"language": "pt"}});
+    assert!(conversation.ungrounded(&call, "").is_some());
+    assert!(!initials("Turn it on. Please hurry").contains(&"op".to_owned()));
+}

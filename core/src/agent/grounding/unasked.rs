@@ -1,0 +1,324 @@
+//! Optional arguments the user never gave.
+//!
+//! A model calling the right tool with the right values still fills in the optional
+//! arguments it was not asked for: an age for a BMI (`"age": 16` for "I'm 165cm and
+//! 80kg"), the description's example for a unit (`"unit": "cm"` where the user gave
+//! none), a date of its own for a lookup that takes today's by default. The tool would
+//! use these values as if the user had said them. An optional argument whose value
+//! appears nowhere in the conversation (its words, its numbers, the counts its words of
+//! time and quantity stand for, the initials of its phrases), is none of the values or
+//! bounds its schema lists, and is not the default its schema or its description states,
+//! is left out of the call, so that the tool's default applies; the loop reports it as a
+//! fix ([`crate::FixKind::UnaskedArgument`]), never where the model wrote the value to fix
+//! a violation there.
+//!
+//! Sending such a call back does not work: measured on the tool-choice evaluation, a
+//! model under a grammar told to leave the argument out writes it again, word for word.
+//! What this loses is a value that follows from the request without being written there
+//! (two guests for "me and my husband"); `Agent::grounded_calls(false)` keeps every
+//! argument as written.
+
+use serde_json::Value;
+
+use super::Conversation;
+use super::words::{numbers, words};
+
+/// How far after the word "default" a description's default is looked for, in chars.
+const DEFAULT_WINDOW: usize = 40;
+
+impl Conversation {
+    /// The names of the optional arguments of a call `{"name": …, "arguments": …}` of a
+    /// tool whose arguments' schema is `schema`, that the conversation never gives (see
+    /// the module). Only strings and numbers are judged: booleans, nulls, arrays and
+    /// objects say too little of where they came from.
+    pub fn unasked(&self, call: &Value, schema: &Value) -> Vec<String> {
+        let Some(arguments) = call.get("arguments").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let properties = schema.get("properties").and_then(Value::as_object);
+        arguments
+            .iter()
+            .filter(|(name, _)| !required.contains(&name.as_str()))
+            .filter(|(name, value)| {
+                let Some(property) = properties.and_then(|p| p.get(name.as_str())) else {
+                    return false;
+                };
+                let judged = matches!(value, Value::Number(_))
+                    || value.as_str().is_some_and(|s| !s.trim().is_empty());
+                judged && !self.holds(value) && {
+                    let parts = parts(schema, property);
+                    !parts
+                        .iter()
+                        .any(|part| listed(part, value) || is_default(part, value))
+                }
+            })
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+}
+
+/// How deep [`parts`] follows `$ref`s and alternatives.
+const MAX_PARTS_DEPTH: usize = 8;
+
+/// A property's schema and the schemas it stands for: the target of its `$ref` within
+/// the arguments' schema `root` (a derived type's `{"$ref": "#/$defs/Units"}`), and its
+/// alternatives (`anyOf`, `oneOf`, `allOf`: an `Option<Units>`), followed at most
+/// [`MAX_PARTS_DEPTH`] deep.
+fn parts<'a>(root: &'a Value, property: &'a Value) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    let mut stack = vec![(property, 0)];
+    while let Some((part, depth)) = stack.pop() {
+        out.push(part);
+        if depth == MAX_PARTS_DEPTH {
+            continue;
+        }
+        let target = part
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer));
+        stack.extend(target.map(|t| (t, depth + 1)));
+        for key in ["anyOf", "oneOf", "allOf"] {
+            let alternatives = part.get(key).and_then(Value::as_array);
+            stack.extend(alternatives.into_iter().flatten().map(|a| (a, depth + 1)));
+        }
+    }
+    out
+}
+
+/// Whether `value` is one the property lists (`enum`, `const`) or one of its bounds
+/// (`minimum`, `maximum`): a choice among the tool's own values is the model's reading of
+/// the request (`"imperial"` for "in Fahrenheit", `255` for "full brightness"), not a
+/// fact it made up.
+fn listed(property: &Value, value: &Value) -> bool {
+    let bound = |key: &str| {
+        let (Some(bound), Some(n)) = (property.get(key).and_then(Value::as_f64), value.as_f64())
+        else {
+            return false;
+        };
+        (bound - n).abs() <= f64::EPSILON * n.abs().max(1.0)
+    };
+    property.get("const") == Some(value)
+        || property
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.contains(value))
+        || bound("minimum")
+        || bound("maximum")
+}
+
+/// Whether `value` is the default a property's schema states (`"default": …`) or its
+/// description names (`Default is 'units'.`, `defaults to 10 minutes`, `(default: en)`).
+fn is_default(property: &Value, value: &Value) -> bool {
+    if property.get("default") == Some(value) {
+        return true;
+    }
+    let Some(description) = property.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let lower = description.to_lowercase();
+    lower.match_indices("default").any(|(at, word)| {
+        let after: String = lower[at + word.len()..]
+            .chars()
+            .take(DEFAULT_WINDOW)
+            .collect();
+        names_value(sentence(&after), value)
+    })
+}
+
+/// The text up to the end of its sentence: a `;`, a `)`, or a `.` that is no decimal
+/// point (`default 0.5. Use…` ends after `0.5`).
+fn sentence(text: &str) -> &str {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let digit = |i: usize| chars.get(i).is_some_and(|(_, c)| c.is_ascii_digit());
+    let end = chars.iter().enumerate().find(|&(i, &(_, c))| {
+        c == ';' || c == ')' || (c == '.' && !(i > 0 && digit(i - 1) && digit(i + 1)))
+    });
+    match end {
+        Some((_, &(at, _))) => &text[..at],
+        None => text,
+    }
+}
+
+/// Whether the text of a description's default names `value`: every word of a string, or
+/// the number.
+fn names_value(stated: &str, value: &Value) -> bool {
+    match value {
+        Value::String(s) => {
+            let wanted = words(s);
+            let there = words(stated);
+            !wanted.is_empty() && wanted.iter().all(|w| there.contains(w))
+        }
+        Value::Number(n) => n.as_f64().is_some_and(|n| {
+            numbers(stated)
+                .iter()
+                .any(|m| (m - n).abs() <= f64::EPSILON * n.abs().max(1.0))
+        }),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::Conversation;
+
+    fn triangle() -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "base": {"type": "number"},
+                "height": {"type": "number"},
+                "unit": {"type": "string", "description": "The unit of length, e.g. 'cm'. Default is 'units'."},
+                "precision": {"type": "integer", "description": "Decimal places (default: 2)."},
+                "label": {"type": "string", "default": "area"},
+                "exact": {"type": "boolean"},
+                "system": {"type": "string", "enum": ["metric", "imperial"]},
+                "brightness": {"type": "integer", "minimum": 0, "maximum": 255}
+            },
+            "required": ["base", "height"]
+        })
+    }
+
+    fn unasked(request: &str, arguments: Value) -> Vec<String> {
+        let conversation = Conversation::new(&[], request, request);
+        let call = json!({"name": "math.triangle_area", "arguments": arguments});
+        conversation.unasked(&call, &triangle())
+    }
+
+    #[test]
+    fn an_optional_value_the_user_never_gave_is_found() {
+        let found = unasked(
+            "Area of a triangle, base 12 and height 7.5?",
+            json!({"base": 12, "height": 7.5, "unit": "cm"}),
+        );
+        assert_eq!(found, ["unit"]);
+    }
+
+    #[test]
+    fn values_the_user_gave_defaults_and_required_arguments_stand() {
+        let request = "Area of a triangle with base 12 cm and height 7.5, in cm please";
+        for arguments in [
+            json!({"base": 12, "height": 7.5}),
+            json!({"base": 12, "height": 7.5, "unit": "cm"}),
+            json!({"base": 12, "height": 7.5, "unit": "units"}),
+            json!({"base": 12, "height": 7.5, "precision": 2}),
+            json!({"base": 12, "height": 7.5, "label": "area"}),
+            json!({"base": 12, "height": 7.5, "exact": true, "unit": ""}),
+            // A choice among the tool's own values.
+            json!({"base": 12, "height": 7.5, "system": "imperial"}),
+            // One of its bounds.
+            json!({"base": 12, "height": 7.5, "brightness": 255}),
+            // Required arguments are the whole-call check's business.
+            json!({"base": 99, "height": 1}),
+            // Unknown arguments are the schema's.
+            json!({"base": 12, "height": 7.5, "colour": "red"}),
+        ] {
+            assert_eq!(
+                unasked(request, arguments.clone()),
+                Vec::<String>::new(),
+                "{arguments}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_default_is_read_from_the_description_only_after_the_word() {
+        // `cm` is the description's example, not its default.
+        let found = unasked(
+            "base 3, height 4",
+            json!({"base": 3, "height": 4, "unit": "cm", "precision": 5}),
+        );
+        assert_eq!(found, ["unit", "precision"]);
+    }
+
+    #[test]
+    fn a_value_listed_behind_a_reference_or_an_alternative_stands() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "units": {"$ref": "#/$defs/Units", "description": "Default is 'metric'."},
+                "scale": {"anyOf": [{"$ref": "#/$defs/Scale"}, {"type": "null"}]}
+            },
+            "required": ["city"],
+            "$defs": {
+                "Units": {"type": "string", "enum": ["metric", "imperial"]},
+                "Scale": {"type": "string", "enum": ["celsius", "kelvin"], "default": "celsius"}
+            }
+        });
+        let conversation = Conversation::new(&[], "Denver, in Fahrenheit", "Denver, in Fahrenheit");
+        for arguments in [
+            json!({"city": "Denver", "units": "imperial"}),
+            json!({"city": "Denver", "scale": "kelvin"}),
+        ] {
+            let call = json!({"name": "forecast", "arguments": arguments});
+            assert_eq!(
+                conversation.unasked(&call, &schema),
+                Vec::<String>::new(),
+                "{call}"
+            );
+        }
+        let call = json!({"name": "forecast", "arguments": {"city": "Denver", "units": "si"}});
+        assert_eq!(conversation.unasked(&call, &schema), ["units"]);
+    }
+
+    #[test]
+    fn a_stated_default_ends_with_its_sentence_but_not_at_a_decimal_point() {
+        assert_eq!(super::sentence(" is 0.5. use 2 for more"), " is 0.5");
+        assert_eq!(super::sentence(" 'units'; or cm"), " 'units'");
+        assert_eq!(super::sentence(": en) and more"), ": en");
+        assert_eq!(super::sentence(" is 3."), " is 3");
+        assert_eq!(super::sentence(" none"), " none");
+    }
+
+    #[test]
+    fn a_count_that_words_of_time_or_quantity_stand_for_stands() {
+        for (request, precision) in [
+            ("base 3, height 4, to the hour", 60),
+            ("base 3, height 4, this week", 7),
+            ("base 3, height 4, a dozen places", 12),
+            ("base 3, height 4, a couple of places", 2),
+        ] {
+            let arguments = json!({"base": 3, "height": 4, "precision": precision});
+            assert_eq!(
+                unasked(request, arguments),
+                Vec::<String>::new(),
+                "{request}"
+            );
+        }
+        let arguments = json!({"base": 3, "height": 4, "precision": 61});
+        assert_eq!(
+            unasked("base 3, height 4, to the hour", arguments),
+            ["precision"]
+        );
+    }
+
+    proptest::proptest! {
+        /// A value the request holds, a string of words or a number as the user wrote
+        /// it, is never left out, wherever it stands in the request.
+        #[test]
+        fn a_value_the_request_holds_is_never_unasked(
+            words in proptest::collection::vec("[A-Za-z][a-z]{1,9}", 1..4),
+            number in -100_000i64..100_000,
+            cents in 0u8..100,
+            before in "[A-Za-z ,.?]{0,30}",
+            after in "[A-Za-z ,.?]{0,30}",
+        ) {
+            let text = words.join(" ");
+            let decimal = format!("{number}.{cents:02}");
+            let request = format!("{before} {text}, about {decimal} {after}");
+            let decimal: f64 = decimal.parse().expect("a number");
+            let arguments = json!({"base": 1, "height": 2, "unit": text, "precision": decimal});
+            let conversation = Conversation::new(&[], &request, &request);
+            let call = json!({"name": "math.triangle_area", "arguments": arguments});
+            proptest::prop_assert_eq!(conversation.unasked(&call, &triangle()), Vec::<String>::new());
+        }
+    }
+}

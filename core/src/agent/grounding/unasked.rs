@@ -48,8 +48,9 @@ impl Conversation {
                 let Some(property) = properties.and_then(|p| p.get(name.as_str())) else {
                     return false;
                 };
+                // A string of no words (`"€"`) says too little to be judged.
                 let judged = matches!(value, Value::Number(_))
-                    || value.as_str().is_some_and(|s| !s.trim().is_empty());
+                    || value.as_str().is_some_and(|s| !words(s).is_empty());
                 judged && !self.holds(value) && {
                     let parts = parts(schema, property);
                     !parts
@@ -62,17 +63,25 @@ impl Conversation {
     }
 }
 
-/// How deep [`parts`] follows `$ref`s and alternatives.
+/// How deep [`parts`] follows `$ref`s and alternatives, and how many parts it gathers at
+/// most: a schema from a tool server may refer to itself many times over.
 const MAX_PARTS_DEPTH: usize = 8;
+const MAX_PARTS: usize = 64;
 
 /// A property's schema and the schemas it stands for: the target of its `$ref` within
 /// the arguments' schema `root` (a derived type's `{"$ref": "#/$defs/Units"}`), and its
-/// alternatives (`anyOf`, `oneOf`, `allOf`: an `Option<Units>`), followed at most
-/// [`MAX_PARTS_DEPTH`] deep.
+/// alternatives (`anyOf`, `oneOf`, `allOf`: an `Option<Units>`), each once, followed at
+/// most [`MAX_PARTS_DEPTH`] deep, [`MAX_PARTS`] in all.
 fn parts<'a>(root: &'a Value, property: &'a Value) -> Vec<&'a Value> {
-    let mut out = Vec::new();
+    let mut out: Vec<&Value> = Vec::new();
     let mut stack = vec![(property, 0)];
     while let Some((part, depth)) = stack.pop() {
+        if out.len() == MAX_PARTS {
+            break;
+        }
+        if out.iter().any(|seen| std::ptr::eq(*seen, part)) {
+            continue;
+        }
         out.push(part);
         if depth == MAX_PARTS_DEPTH {
             continue;
@@ -267,6 +276,30 @@ mod tests {
         }
         let call = json!({"name": "forecast", "arguments": {"city": "Denver", "units": "si"}});
         assert_eq!(conversation.unasked(&call, &schema), ["units"]);
+    }
+
+    #[test]
+    fn a_schema_that_refers_to_itself_many_times_is_read_in_bounded_parts() {
+        let many: Vec<Value> = (0..16).map(|_| json!({"$ref": "#/$defs/A"})).collect();
+        let schema = json!({
+            "type": "object",
+            "properties": {"x": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"anyOf": many}}
+        });
+        let parts = super::parts(&schema, &schema["properties"]["x"]);
+        assert!(parts.len() <= super::MAX_PARTS, "{}", parts.len());
+        let conversation = Conversation::new(&[], "nothing", "nothing");
+        let call = json!({"name": "t", "arguments": {"x": "zzz"}});
+        assert_eq!(conversation.unasked(&call, &schema), ["x"]);
+    }
+
+    #[test]
+    fn a_string_of_no_words_is_not_judged() {
+        let found = unasked(
+            "base 3, height 4 in €",
+            json!({"base": 3, "height": 4, "unit": "€"}),
+        );
+        assert_eq!(found, Vec::<String>::new());
     }
 
     #[test]

@@ -375,14 +375,8 @@ impl<P: Provider> Agent<P> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        let Question {
-            target,
-            history,
-            prompt,
-            request,
-            ..
-        } = *ask;
-        doubts::questioned(target, history, prompt, request, run.doubts, values)
+        let (target, history) = (ask.target, ask.history);
+        doubts::questioned(target, history, ask.prompt, ask.request, run.doubts, values)
     }
 
     /// The fixes that leave out of the calls among `values` the optional arguments the
@@ -399,14 +393,8 @@ impl<P: Provider> Agent<P> {
             .filter_map(Attempt::error)
             .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
             .collect();
-        let Question {
-            target,
-            history,
-            prompt,
-            request,
-            ..
-        } = *ask;
-        doubts::leave_out_unasked(target, history, prompt, request, values, &fixed)
+        let (target, history) = (ask.target, ask.history);
+        doubts::leave_out_unasked(target, history, ask.prompt, ask.request, values, &fixed)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

@@ -54,3 +54,6 @@ mod handler_names;
 
 #[path = "agent_http/answer_beside_calls.rs"]
 mod answer_beside_calls;
+
+#[path = "agent_http/unasked.rs"]
+mod unasked;

@@ -159,6 +159,7 @@ impl<P: Provider> Agent<P> {
         };
         let ask = Question {
             target: &target,
+            system: self.system.as_deref(),
             history,
             prompt,
             request,

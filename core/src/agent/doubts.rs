@@ -8,9 +8,9 @@
 use serde_json::Value;
 
 use super::request::Target;
+use super::run::Question;
 use super::{conversation, grounding, read};
 use crate::fix::{Fix, FixKind, Location};
-use crate::message::Message;
 use crate::pointer;
 use crate::provider::Mode;
 use crate::value::short_json;
@@ -95,20 +95,14 @@ impl Doubts {
 /// a second one has the model asked for its answer alone (see `decide`), where the
 /// answer alone is still the model's.
 ///
-/// The conversation is the caller's `history`, then its `prompt`; `request` is the
-/// user's request that repair prompts quote. `doubts` are those of the replies so far.
-pub(super) fn questioned(
-    target: &Target,
-    history: &[Message],
-    prompt: &str,
-    request: &str,
-    doubts: Doubts,
-    values: &[Value],
-) -> Option<Error> {
+/// The conversation is what `ask` holds ([`conversation_of`]); `doubts` are those of the
+/// replies so far.
+pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -> Option<Error> {
+    let (target, history) = (ask.target, ask.history);
     if target.union.is_none() || !target.has_answer() {
         return None;
     }
-    let conversation = grounding::Conversation::new(history, prompt, request);
+    let conversation = conversation_of(ask);
     // Once results are in, answering is what the model should do; an answer beside
     // calls waits for their results.
     let answers_only = !doubts.skipped
@@ -161,17 +155,15 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
 /// to fix a violation of an earlier attempt (`255` after `300` was above the maximum).
 /// The conversation is as [`questioned`] reads it.
 pub(super) fn leave_out_unasked(
-    target: &Target,
-    history: &[Message],
-    prompt: &str,
-    request: &str,
+    ask: &Question<'_>,
     values: &mut [Value],
     kept: &[&str],
 ) -> Vec<Fix> {
+    let target = ask.target;
     let Some(union) = target.union.as_ref().filter(|_| target.has_answer()) else {
         return Vec::new();
     };
-    let conversation = grounding::Conversation::new(history, prompt, request);
+    let conversation = conversation_of(ask);
     let several = values.len() > 1;
     let mut fixes = Vec::new();
     for (i, value) in values.iter_mut().enumerate() {
@@ -206,6 +198,14 @@ pub(super) fn leave_out_unasked(
         }
     }
     fixes
+}
+
+/// The conversation an ask holds, as the grounding checks read it: the developer's
+/// system text, the caller's history (its system messages too), the prompt and the
+/// request. The shape instructions the library adds to the system text are no part of
+/// it: their descriptions, examples and defaults are no evidence of what was asked.
+fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
+    grounding::Conversation::new(ask.system, ask.history, ask.prompt, ask.request)
 }
 
 #[cfg(test)]

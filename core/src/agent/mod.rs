@@ -168,7 +168,9 @@ impl<P: Provider> Agent<P> {
         self
     }
 
-    /// A system prompt put before the shape instructions.
+    /// A system prompt put before the shape instructions. Its words are part of the
+    /// conversation that [`Agent::grounded_calls`] reads, as the user's are: a value it
+    /// gives ("The user's time zone is Europe/Oslo.") is a value given.
     pub fn system(mut self, system: impl Into<String>) -> Self {
         self.system = Some(system.into());
         self
@@ -460,6 +462,7 @@ impl<P: Provider> Agent<P> {
         let target = Target::new(Schema::of::<T>(), &T::schema_name());
         let ask = Question {
             target: &target,
+            system: self.system.as_deref(),
             history,
             prompt,
             request,

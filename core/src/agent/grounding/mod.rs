@@ -53,9 +53,11 @@ const COMMON: &[&str] = &[
     "where", "which", "while", "will", "with", "would", "your",
 ];
 
-/// The words and numbers of what the user and the tools wrote: the request and the
-/// earlier messages, never the system prompt (its tool descriptions hold defaults and
-/// examples, which are no evidence of what the user asked for).
+/// The words and numbers of what the developer, the user and the tools wrote: the
+/// developer's system text, the earlier messages (system messages too) and the request;
+/// never the prompt the library generates (its tool descriptions hold defaults and
+/// examples, which are no evidence of what the user asked for), which the caller leaves
+/// out of `system`.
 pub(super) struct Conversation {
     words: Vec<String>,
     numbers: Vec<f64>,
@@ -66,14 +68,22 @@ pub(super) struct Conversation {
 }
 
 impl Conversation {
-    pub fn new(history: &[Message], prompt: &str, request: &str) -> Self {
+    /// The conversation of the developer's `system` text, the `history` before the
+    /// `prompt`, and the user's `request` that repair prompts quote. The developer's
+    /// words are evidence of a value as the user's are, but not of what the user asks
+    /// for: only the user's words say which tool a request names ([`Conversation::skips`]).
+    pub fn new(system: Option<&str>, history: &[Message], prompt: &str, request: &str) -> Self {
         let mut asked = format!("{prompt}\n{request}");
         for message in history.iter().filter(|m| m.role == Role::User) {
             asked.push('\n');
             asked.push_str(&message.content);
         }
         let mut text = String::new();
-        for message in history.iter().filter(|m| m.role != Role::System) {
+        if let Some(system) = system {
+            text.push_str(system);
+            text.push('\n');
+        }
+        for message in history {
             text.push_str(&message.content);
             text.push('\n');
             for call in &message.tool_calls {

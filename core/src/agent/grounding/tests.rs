@@ -6,7 +6,7 @@ use super::words::initials;
 use super::{Conversation, invented, numbers};
 
 fn asked(request: &str) -> Conversation {
-    Conversation::new(&[], request, request)
+    Conversation::new(None, &[], request, request)
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn values_from_earlier_results_count() {
         Message::user("Where am I, and what's the weather there?"),
         Message::tool_result(Some("1".into()), "You are in Bergen."),
     ];
-    let conversation = Conversation::new(&history, "", "");
+    let conversation = Conversation::new(None, &history, "", "");
     let call = json!({"name": "weather", "arguments": {"city": "Bergen"}});
     assert!(conversation.ungrounded(&call, "").is_none());
 }
@@ -246,7 +246,7 @@ fn initials_are_read_from_words_in_a_row() {
     for not in ["ue", "ew", "da"] {
         assert!(!found.contains(&not.to_owned()), "{not}: {found:?}");
     }
-    let conversation = Conversation::new(&[], "", "How far apart, in astronomical units?");
+    let conversation = Conversation::new(None, &[], "", "How far apart, in astronomical units?");
     let call = json!({"name": "space.distance", "arguments": {"unit": "au"}});
     assert!(conversation.ungrounded(&call, "").is_none());
 }
@@ -256,8 +256,31 @@ fn two_sentences_or_messages_make_no_initials_together() {
     // Measured live: the prompt and the request, one after the other, made `pt` of
     // "…into Portuguese" and "Translate…", and a call with `"language": "pt"` stood.
     let request = "Translate 'good morning' into Portuguese.";
-    let conversation = Conversation::new(&[], request, request);
+    let conversation = Conversation::new(None, &[], request, request);
     let call = json!({"name": "geo.info", "arguments": {"language": "pt"}});
     assert!(conversation.ungrounded(&call, "").is_some());
     assert!(!initials("Turn it on. Please hurry").contains(&"op".to_owned()));
+}
+
+#[test]
+fn the_developer_s_system_text_and_system_messages_are_part_of_the_conversation() {
+    use crate::message::Message;
+    let call = json!({"name": "clock", "arguments": {"timezone": "Europe/Oslo"}});
+    let system = "The user's time zone is Europe/Oslo.";
+    let told = Conversation::new(Some(system), &[], "Time?", "Time?");
+    assert!(told.ungrounded(&call, "").is_none());
+    let history = [Message::system(system)];
+    let in_history = Conversation::new(None, &history, "Time?", "Time?");
+    assert!(in_history.ungrounded(&call, "").is_none());
+    assert!(asked("Time?").ungrounded(&call, "").is_some());
+}
+
+#[test]
+fn the_developer_s_words_name_no_tool_the_user_asks_for() {
+    // A system text that says what the assistant is for is not the user asking for it.
+    let system = "You are a weather assistant with forecast tools.";
+    let conversation = Conversation::new(Some(system), &[], "Hi there!", "Hi there!");
+    let tools = [("weather_get_forecast", "weather.get_forecast")];
+    let answer = json!({"answer": "Hello!"});
+    assert!(conversation.skips(&answer, tools).is_none());
 }

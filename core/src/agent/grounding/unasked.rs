@@ -196,7 +196,7 @@ mod tests {
     }
 
     fn unasked(request: &str, arguments: Value) -> Vec<String> {
-        let conversation = Conversation::new(&[], request, request);
+        let conversation = Conversation::new(None, &[], request, request);
         let call = json!({"name": "math.triangle_area", "arguments": arguments});
         conversation.unasked(&call, &triangle())
     }
@@ -262,7 +262,8 @@ mod tests {
                 "Scale": {"type": "string", "enum": ["celsius", "kelvin"], "default": "celsius"}
             }
         });
-        let conversation = Conversation::new(&[], "Denver, in Fahrenheit", "Denver, in Fahrenheit");
+        let conversation =
+            Conversation::new(None, &[], "Denver, in Fahrenheit", "Denver, in Fahrenheit");
         for arguments in [
             json!({"city": "Denver", "units": "imperial"}),
             json!({"city": "Denver", "scale": "kelvin"}),
@@ -288,7 +289,7 @@ mod tests {
         });
         let parts = super::parts(&schema, &schema["properties"]["x"]);
         assert!(parts.len() <= super::MAX_PARTS, "{}", parts.len());
-        let conversation = Conversation::new(&[], "nothing", "nothing");
+        let conversation = Conversation::new(None, &[], "nothing", "nothing");
         let call = json!({"name": "t", "arguments": {"x": "zzz"}});
         assert_eq!(conversation.unasked(&call, &schema), ["x"]);
     }
@@ -349,7 +350,7 @@ mod tests {
             let request = format!("{before} {text}, about {decimal} {after}");
             let decimal: f64 = decimal.parse().expect("a number");
             let arguments = json!({"base": 1, "height": 2, "unit": text, "precision": decimal});
-            let conversation = Conversation::new(&[], &request, &request);
+            let conversation = Conversation::new(None, &[], &request, &request);
             let call = json!({"name": "math.triangle_area", "arguments": arguments});
             proptest::prop_assert_eq!(conversation.unasked(&call, &triangle()), Vec::<String>::new());
         }

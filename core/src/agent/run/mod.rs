@@ -29,6 +29,9 @@ use state::Run;
 /// What is asked, the same for every attempt.
 pub(super) struct Question<'a> {
     pub target: &'a Target,
+    /// The developer's system text ([`Agent::system`]), put before the shape
+    /// instructions; part of the conversation the grounding checks read.
+    pub system: Option<&'a str>,
     /// The messages before the prompt, as the caller keeps them.
     pub history: &'a [Message],
     /// The request; empty when the history ends with it.
@@ -375,8 +378,7 @@ impl<P: Provider> Agent<P> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        let (target, history) = (ask.target, ask.history);
-        doubts::questioned(target, history, ask.prompt, ask.request, run.doubts, values)
+        doubts::questioned(ask, run.doubts, values)
     }
 
     /// The fixes that leave out of the calls among `values` the optional arguments the
@@ -393,8 +395,7 @@ impl<P: Provider> Agent<P> {
             .filter_map(Attempt::error)
             .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
             .collect();
-        let (target, history) = (ask.target, ask.history);
-        doubts::leave_out_unasked(target, history, ask.prompt, ask.request, values, &fixed)
+        doubts::leave_out_unasked(ask, values, &fixed)
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.
@@ -481,7 +482,7 @@ impl<P: Provider> Agent<P> {
         let after_results = conversation::results_in(ask.history);
         let example = self.example.then_some(self.example_form);
         let instructions = target.instructions(mode, self.form, example, after_results);
-        let system = match &self.system {
+        let system = match ask.system {
             Some(s) => format!("{s}\n\n{instructions}"),
             None => instructions,
         };

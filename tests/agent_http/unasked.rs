@@ -1,0 +1,115 @@
+//! Optional arguments the user never gave, left out of a call, against a real HTTP
+//! server: what counts as given (the developer's system text, the conversation in any
+//! script), and what is never left out (a value the schema needs, one written to fix a
+//! violation).
+
+use serde_json::{Value, json};
+use toolschema::provider::Mode;
+use toolschema::{Agent, Choice, Message, Toolset};
+
+use crate::server::{Events, bodies, chat, openai};
+
+/// A calendar whose events take an optional time zone and length; the description of the
+/// time zone names one, as tool servers' descriptions often do.
+fn calendar() -> Toolset {
+    Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        "name": "calendar.add_event",
+        "description": "Adds an event to the user's calendar.",
+        "parameters": {"type": "object", "properties": {
+            "title": {"type": "string"},
+            "hour": {"type": "integer"},
+            "timezone": {"type": "string", "description": "An IANA time zone such as Europe/Oslo."},
+            "minutes": {"type": "integer", "description": "How long the event lasts."}
+        }, "required": ["title", "hour"]}
+    }}]))
+    .expect("the tools load")
+    .with_answer()
+}
+
+const STANDUP: &str = "Put the standup in my calendar at 9.";
+
+/// The arguments of the one call an agent made for `request` with this reply.
+async fn arguments(agent: Agent<toolschema::provider::OpenAi>, history: &[Message]) -> Value {
+    let choice = agent
+        .ask_tools(&calendar(), STANDUP)
+        .history(history)
+        .await
+        .expect("a call");
+    let Choice::Calls(calls) = choice else {
+        panic!("a call: {choice:?}")
+    };
+    calls[0].arguments().clone()
+}
+
+fn event(extra: Value) -> String {
+    let mut arguments = json!({"title": "standup", "hour": 9});
+    if let (Some(arguments), Value::Object(extra)) = (arguments.as_object_mut(), extra) {
+        arguments.extend(extra);
+    }
+    json!({"name": "calendar_add_event", "arguments": arguments}).to_string()
+}
+
+#[tokio::test]
+async fn a_value_given_only_in_the_agent_s_system_text_is_kept() {
+    for (system, extra) in [
+        (
+            "The user's time zone is Europe/Oslo.",
+            json!({"timezone": "Europe/Oslo"}),
+        ),
+        ("Meetings last 45 minutes.", json!({"minutes": 45})),
+        (
+            "The user lives in Oslo; meetings last fifteen minutes.",
+            json!({"timezone": "Europe/Oslo", "minutes": 15}),
+        ),
+    ] {
+        let (server, provider) = openai(vec![chat(&event(extra.clone()))]).await;
+        let agent = Agent::new(provider).mode(Mode::JsonObject).system(system);
+        let arguments = arguments(agent, &[]).await;
+        for (key, value) in extra.as_object().into_iter().flatten() {
+            assert_eq!(arguments.get(key), Some(value), "{system}: {arguments}");
+        }
+        assert_eq!(bodies(&server).await.len(), 1, "{system}");
+    }
+}
+
+#[tokio::test]
+async fn a_value_given_only_in_a_system_message_of_the_history_is_kept() {
+    let history = [Message::system("The user's time zone is Europe/Oslo.")];
+    let extra = json!({"timezone": "Europe/Oslo"});
+    let (server, provider) = openai(vec![chat(&event(extra))]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let arguments = arguments(agent, &history).await;
+    assert_eq!(arguments["timezone"], json!("Europe/Oslo"), "{arguments}");
+    assert_eq!(bodies(&server).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_value_found_only_in_a_tool_s_description_is_still_left_out() {
+    // The library's own prompt (tool descriptions, examples) is no part of the
+    // conversation, beside the developer's system text or without it.
+    for system in [None, Some("You keep the user's calendar.")] {
+        let extra = json!({"timezone": "Europe/Oslo"});
+        let (_server, provider) = openai(vec![chat(&event(extra))]).await;
+        let events = Events::default();
+        let mut agent = Agent::new(provider)
+            .mode(Mode::JsonObject)
+            .on_event(events.listener());
+        if let Some(system) = system {
+            agent = agent.system(system);
+        }
+        let arguments = arguments(agent, &[]).await;
+        assert_eq!(
+            arguments,
+            json!({"title": "standup", "hour": 9}),
+            "{system:?}"
+        );
+        assert!(
+            events
+                .lines()
+                .iter()
+                .any(|l| l.contains("/arguments/timezone: left out")),
+            "{:?}",
+            events.lines()
+        );
+    }
+}

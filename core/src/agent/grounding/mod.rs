@@ -78,22 +78,23 @@ impl Conversation {
             asked.push('\n');
             asked.push_str(&message.content);
         }
-        let mut text = String::new();
+        // The user's words first, then the rest in the order it was written: of a long
+        // conversation (a long tool result), what the bounds below cut is never the user's.
+        let mut text = format!("{asked}\n");
         if let Some(system) = system {
             text.push_str(system);
             text.push('\n');
         }
         for message in history {
-            text.push_str(&message.content);
-            text.push('\n');
+            if message.role != Role::User {
+                text.push_str(&message.content);
+                text.push('\n');
+            }
             for call in &message.tool_calls {
                 text.push_str(&call.arguments.as_text());
                 text.push('\n');
             }
         }
-        text.push_str(prompt);
-        text.push('\n');
-        text.push_str(request);
         // Bounded: the check compares every word of a value with every word here.
         Conversation {
             words: words_bounded(&text),

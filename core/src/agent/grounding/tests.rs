@@ -284,3 +284,81 @@ fn the_developer_s_words_name_no_tool_the_user_asks_for() {
     let answer = json!({"answer": "Hello!"});
     assert!(conversation.skips(&answer, tools).is_none());
 }
+
+/// A tool's result of more distinct words than the checks keep, each sorting before any
+/// word a user writes: `a0000 a0001 …`.
+fn long_result() -> crate::message::Message {
+    let words: Vec<String> = (0..5_000).map(|i| format!("a{i:04}")).collect();
+    crate::message::Message::tool_result(Some("1".into()), words.join(" "))
+}
+
+fn hotel() -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "hotel": {"type": "string"},
+            "city": {"type": "string"},
+            "unit": {"type": "string"}
+        },
+        "required": ["hotel"]
+    })
+}
+
+#[test]
+fn the_user_s_words_are_kept_before_a_long_result_s() {
+    use crate::message::Message;
+    let call = json!({"name": "book", "arguments": {"hotel": "a0001", "city": "Zermatt"}});
+    // In the request, in an earlier message of the user's, in the developer's text.
+    let cases = [
+        (
+            None,
+            vec![Message::user("Find hotels."), long_result()],
+            "Book a0001 in Zermatt.",
+        ),
+        (
+            None,
+            vec![Message::user("Hotels in Zermatt?"), long_result()],
+            "Book a0001.",
+        ),
+        (
+            Some("The user is in Zermatt."),
+            vec![long_result()],
+            "Book a0001.",
+        ),
+    ];
+    for (system, history, request) in cases {
+        let conversation = Conversation::new(system, &history, request, request);
+        assert_eq!(
+            conversation.unasked(&call, &hotel()),
+            Vec::<String>::new(),
+            "{request}"
+        );
+    }
+    // Without it, the city is still one the user never gave.
+    let history = [Message::user("Find hotels."), long_result()];
+    let conversation = Conversation::new(None, &history, "Book a0001.", "Book a0001.");
+    assert_eq!(conversation.unasked(&call, &hotel()), ["city"]);
+}
+
+#[test]
+fn the_user_s_initials_are_kept_before_a_long_result_s() {
+    use crate::message::Message;
+    // Phrases whose initials (`aq`, `abq`, `abcd` …) sort before the user's `au`.
+    let letters = 'a'..='t';
+    let mut phrases = Vec::new();
+    for x in letters.clone() {
+        for y in letters.clone() {
+            for z in letters.clone() {
+                phrases.push(format!("aq {x}q {y}q {z}q"));
+            }
+        }
+    }
+    let history = [
+        Message::user("Distances in astronomical units, please."),
+        Message::tool_result(Some("1".into()), phrases.join(", ")),
+    ];
+    let request = "And to Mars?";
+    let conversation = Conversation::new(None, &history, request, request);
+    let call = json!({"name": "distance", "arguments": {"hotel": "Mars", "unit": "au"}});
+    assert_eq!(conversation.unasked(&call, &hotel()), Vec::<String>::new());
+}

@@ -1,6 +1,8 @@
 //! The words and numbers of a conversation and of tool names, as the grounding checks
 //! compare them.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 /// The most distinct words of a conversation the checks compare (a long tool result is
@@ -92,20 +94,28 @@ pub(super) fn leaves(value: &Value, out: &mut Vec<Value>) {
     }
 }
 
-/// The distinct words of text, at most [`MAX_WORDS`] of them.
+/// The distinct words of text in the order they first appear, at most [`MAX_WORDS`] of
+/// them: what is cut is what the text holds last.
 pub(super) fn words_bounded(text: &str) -> Vec<String> {
-    let mut words = words(text);
-    words.sort_unstable();
-    words.dedup();
-    words.truncate(MAX_WORDS);
-    words
+    first_seen(words(text))
+}
+
+/// Each of `items` once, in the order they first appear, at most [`MAX_WORDS`] of them.
+fn first_seen(items: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(item.clone()))
+        .take(MAX_WORDS)
+        .collect()
 }
 
 /// The initials of two to four words in a row within one phrase (`au` of "in
 /// astronomical units"; never across a mark or a line, so that two sentences or two
-/// messages make none together), each once, at most [`MAX_WORDS`] of them.
+/// messages make none together), each once in the order they first appear, at most
+/// [`MAX_WORDS`] of them.
 pub(super) fn initials(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = text
+    let all = text
         .split(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '\t'))
         .flat_map(|phrase| {
             let firsts: Vec<Option<char>> = words(phrase)
@@ -120,12 +130,8 @@ pub(super) fn initials(text: &str) -> Vec<String> {
                         .collect::<Vec<_>>()
                 })
                 .collect::<Vec<_>>()
-        })
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out.truncate(MAX_WORDS);
-    out
+        });
+    first_seen(all)
 }
 
 /// Lowercase words of letters and digits.

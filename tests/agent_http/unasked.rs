@@ -113,3 +113,34 @@ async fn a_value_found_only_in_a_tool_s_description_is_still_left_out() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_value_in_a_script_written_without_spaces_is_kept_where_the_user_wrote_it() {
+    let weather = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        "name": "weather.forecast",
+        "description": "The forecast for a city.",
+        "parameters": {"type": "object", "properties": {
+            "city": {"type": "string"},
+            "days": {"type": "integer"}
+        }, "required": []}
+    }}]))
+    .expect("the tools load")
+    .with_answer();
+    // "The weather in Shanghai for the next 3 days?"
+    let request = "未来3天上海天气怎么样";
+    for (city, kept) in [("上海", true), ("北京", false)] {
+        let call = json!({"name": "weather_forecast", "arguments": {"city": city, "days": 3}});
+        let (server, provider) = openai(vec![chat(&call.to_string())]).await;
+        let agent = Agent::new(provider).mode(Mode::JsonObject);
+        let Choice::Calls(calls) = agent.ask_tools(&weather, request).await.expect("a call") else {
+            panic!("a call")
+        };
+        assert_eq!(
+            calls[0].arguments().get("city").is_some(),
+            kept,
+            "{city}: {:?}",
+            calls[0].arguments()
+        );
+        assert_eq!(bodies(&server).await.len(), 1);
+    }
+}

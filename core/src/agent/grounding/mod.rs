@@ -34,7 +34,8 @@ mod unasked;
 mod words;
 
 use words::{
-    initials, leaves, name_words, namespace_words, numbers, same_word, words, words_bounded,
+    initials, leaves, name_words, namespace_words, numbers, same_word, text_bounded, unspaced,
+    words, words_bounded,
 };
 
 /// The most values named in a violation.
@@ -65,6 +66,9 @@ pub(super) struct Conversation {
     asked: Vec<String>,
     /// The initials of a few words in a row (`au` of "astronomical units").
     initials: Vec<String>,
+    /// The start of the text, lowercased, where a value in a script written without
+    /// spaces is looked for.
+    text: String,
 }
 
 impl Conversation {
@@ -101,6 +105,7 @@ impl Conversation {
             numbers: numbers(&text),
             asked: words_bounded(&asked),
             initials: initials(&text),
+            text: text_bounded(&text),
         }
     }
 
@@ -202,8 +207,13 @@ impl Conversation {
 
     /// A word of a value is in the conversation when a word there begins with it or it
     /// begins with a word there (`light` and `lights`, `Oslo` in `Europe/Oslo`), of three
-    /// letters or more; shorter words must match whole (`de`, `NY`).
+    /// letters or more; shorter words must match whole (`de`, `NY`). A word of a script
+    /// written without spaces is in the conversation when its text is (`上海` in
+    /// "明天上海天气怎么样").
     fn has_word(&self, word: &str) -> bool {
+        if unspaced(word) {
+            return self.text.contains(word);
+        }
         self.words.iter().any(|w| {
             if w.chars().count() < 3 || word.chars().count() < 3 {
                 w == word

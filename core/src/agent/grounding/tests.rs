@@ -362,3 +362,67 @@ fn the_user_s_initials_are_kept_before_a_long_result_s() {
     let call = json!({"name": "distance", "arguments": {"hotel": "Mars", "unit": "au"}});
     assert_eq!(conversation.unasked(&call, &hotel()), Vec::<String>::new());
 }
+
+fn weather() -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+        "required": []
+    })
+}
+
+#[test]
+fn a_value_in_a_script_written_without_spaces_is_found_in_the_text() {
+    for (request, city) in [
+        ("明天上海天气怎么样", "上海"),
+        ("明天上海天气怎么样？", "上海"),
+        ("東京の明日の天気は？", "東京"),
+        ("明日の天気、東京タワーのあたりは？", "東京タワー"),
+        ("พรุ่งนี้อากาศที่กรุงเทพเป็นอย่างไร", "กรุงเทพ"),
+        // A tone mark splits Thai into several words; the value is still found whole.
+        ("อากาศที่เชียงใหม่พรุ่งนี้", "เชียงใหม่"),
+        // Beside words of another script.
+        ("Shanghai 明天上海天气怎么样", "上海 Shanghai"),
+    ] {
+        let call = json!({"name": "weather", "arguments": {"city": city}});
+        let conversation = asked(request);
+        assert_eq!(
+            conversation.unasked(&call, &weather()),
+            Vec::<String>::new(),
+            "{request}: {city}"
+        );
+        assert!(conversation.ungrounded(&call, "").is_none(), "{request}");
+    }
+}
+
+#[test]
+fn a_value_in_a_script_written_without_spaces_that_the_text_lacks_is_unasked() {
+    for (request, city) in [
+        ("明天上海天气怎么样", "北京"),
+        ("東京の明日の天気は？", "大阪"),
+        ("พรุ่งนี้อากาศที่กรุงเทพเป็นอย่างไร", "ภูเก็ต"),
+        // Part of it is there, not all of it.
+        ("明天上海天气怎么样", "上海市"),
+    ] {
+        let call = json!({"name": "weather", "arguments": {"city": city}});
+        assert_eq!(
+            asked(request).unasked(&call, &weather()),
+            ["city"],
+            "{request}: {city}"
+        );
+    }
+}
+
+#[test]
+fn the_text_a_value_without_spaces_is_looked_for_in_is_cut_between_chars() {
+    // Three-byte chars after one byte: no cut at 64 KiB falls between two of them.
+    let text = format!("a{}", "天".repeat(30_000));
+    let bounded = super::words::text_bounded(&text);
+    assert!((64 * 1024 - 3..=64 * 1024).contains(&bounded.len()));
+    assert!(bounded.starts_with("a天"));
+    assert!(bounded.chars().skip(1).all(|c| c == '天'));
+    // What lies past the cut is not looked at.
+    let request = format!("{text}上海");
+    let call = json!({"name": "weather", "arguments": {"city": "上海"}});
+    assert_eq!(asked(&request).unasked(&call, &weather()), ["city"]);
+}

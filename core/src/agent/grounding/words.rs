@@ -9,6 +9,10 @@ use serde_json::Value;
 /// mostly not what a call's values come from).
 const MAX_WORDS: usize = 4_096;
 
+/// How much of a conversation's text, in bytes, a value written without spaces is looked
+/// for in.
+const MAX_TEXT: usize = 64 * 1024;
+
 /// Words of tool names that say what kind of thing a tool does, not which.
 const GENERIC: &[&str] = &[
     "add",
@@ -108,6 +112,34 @@ fn first_seen(items: impl IntoIterator<Item = String>) -> Vec<String> {
         .filter(|item| seen.insert(item.clone()))
         .take(MAX_WORDS)
         .collect()
+}
+
+/// The start of `text`, at most [`MAX_TEXT`] bytes of it (cut between two chars),
+/// lowercased as [`words`] are.
+pub(super) fn text_bounded(text: &str) -> String {
+    text[..text.floor_char_boundary(MAX_TEXT)].to_lowercase()
+}
+
+/// Whether a word is written in a script that puts no spaces between words (Chinese,
+/// Japanese, Thai, Lao, Khmer, Myanmar, Tibetan): to [`words`], a sentence of such a
+/// script is one word ("明天上海天气怎么样"), so a value in it is looked for as a part of
+/// the text instead ("上海").
+pub(super) fn unspaced(word: &str) -> bool {
+    word.chars().any(|c| {
+        matches!(
+            u32::from(c),
+            0x0E00..=0x0FFF // Thai, Lao, Tibetan
+                | 0x1000..=0x109F // Myanmar
+                | 0x1780..=0x17FF // Khmer
+                | 0x3040..=0x30FF // Hiragana, Katakana
+                | 0x31F0..=0x31FF // Katakana phonetic extensions
+                | 0x3400..=0x4DBF // CJK unified ideographs, extension A
+                | 0x4E00..=0x9FFF // CJK unified ideographs
+                | 0xF900..=0xFAFF // CJK compatibility ideographs
+                | 0xFF66..=0xFF9F // Halfwidth katakana
+                | 0x20000..=0x3134F // CJK unified ideographs, extensions B to G
+        )
+    })
 }
 
 /// The initials of two to four words in a row within one phrase (`au` of "in

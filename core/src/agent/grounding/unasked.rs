@@ -319,6 +319,8 @@ mod tests {
             ("base 3, height 4, this week", 7),
             ("base 3, height 4, a dozen places", 12),
             ("base 3, height 4, a couple of places", 2),
+            ("base 3, height 4, to twenty-five places", 25),
+            ("base 3, height 4, to a hundred and twenty places", 120),
         ] {
             let arguments = json!({"base": 3, "height": 4, "precision": precision});
             assert_eq!(

@@ -175,7 +175,8 @@ pub(super) fn words(text: &str) -> Vec<String> {
 }
 
 /// The numbers written in digits (`3.5`, `250,000`, `-4`; a percentage also as its
-/// fraction, `4.5%` as `0.045`), the small ones written in words (`two`, `twelve`), the
+/// fraction, `4.5%` as `0.045`), those written in words (`two`, `twenty-five`, `a
+/// thousand`, see [`numbers_in_words`]), the
 /// counts a year that words of frequency stand for (`quarterly` is 4), and the counts
 /// that words of time and quantity hold (an `hour` is 60 minutes, a `week` 7 days, a
 /// `dozen` 12).
@@ -200,29 +201,6 @@ pub(super) fn numbers(text: &str) -> Vec<f64> {
         ("half", &[0.5]),
     ];
 
-    const SMALL: [&str; 21] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
     let mut out = Vec::new();
     let mut digits = String::new();
     let flush = |digits: &mut String, out: &mut Vec<f64>, percent: bool| {
@@ -248,13 +226,284 @@ pub(super) fn numbers(text: &str) -> Vec<f64> {
     if !digits.is_empty() {
         flush(&mut digits, &mut out, false);
     }
-    for word in words(text) {
-        if let Some(n) = SMALL.iter().position(|w| *w == word) {
-            out.push(n as f64);
-        }
-        if let Some((_, counts)) = COUNTS.iter().find(|(w, _)| *w == word) {
+    let words = words(text);
+    out.extend(numbers_in_words(&words).into_iter().map(f64::from));
+    for word in &words {
+        if let Some((_, counts)) = COUNTS.iter().find(|(w, _)| w == word) {
             out.extend_from_slice(counts);
         }
     }
     out
+}
+
+/// The numbers from zero to nineteen, each at its value.
+const UNITS: [&str; 20] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+
+/// The tens from twenty to ninety.
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
+/// The numbers written in words among `words` (as [`words`] splits them, so that
+/// `twenty-five` is `twenty`, `five`), each run of number words that makes one number read
+/// as that number: `seven`, `twenty five`, `a hundred and five`, `nineteen hundred
+/// eighty-four`, `two thousand three hundred`; below a million. Two numbers that make no
+/// number together (`two three`) are read apart.
+fn numbers_in_words(words: &[String]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(rest) = words.get(at..).filter(|rest| !rest.is_empty()) {
+        match number_at(rest) {
+            Some((n, used)) => {
+                out.push(n);
+                at += used;
+            }
+            None => at += 1,
+        }
+    }
+    out
+}
+
+/// The number written in words at the start of `words`, and how many words it takes:
+/// `[hundreds] [thousand [and] [hundreds below a thousand]]`, where `a thousand` is one.
+fn number_at(words: &[String]) -> Option<(u32, usize)> {
+    let (count, used) = up_to_hundreds(words).or_else(|| one_as_a(words, "thousand"))?;
+    if !(1..1000).contains(&count) || !is(words, used, "thousand") {
+        return Some((count, used));
+    }
+    let used = used + 1;
+    let rest = and_then(words, used, up_to_hundreds).filter(|(rest, _)| *rest < 1000);
+    Some(match rest {
+        Some((rest, more)) => (count * 1000 + rest, used + more),
+        None => (count * 1000, used),
+    })
+}
+
+/// The number below ten thousand written at the start of `words` (hundreds and what
+/// follows them), and how many words it takes: `[below a hundred] [hundred [and] [below a hundred]]`, where `a hundred` is
+/// one and `nineteen hundred` is 1900.
+fn up_to_hundreds(words: &[String]) -> Option<(u32, usize)> {
+    let (count, used) = below_hundred(words).or_else(|| one_as_a(words, "hundred"))?;
+    if !(1..100).contains(&count) || !is(words, used, "hundred") {
+        return Some((count, used));
+    }
+    let used = used + 1;
+    Some(match and_then(words, used, below_hundred) {
+        Some((rest, more)) => (count * 100 + rest, used + more),
+        None => (count * 100, used),
+    })
+}
+
+/// The number below a hundred written at the start of `words`, and how many words it
+/// takes: a unit or a teen (`seven`, `twelve`), or tens and a unit (`twenty`, `twenty
+/// five`).
+fn below_hundred(words: &[String]) -> Option<(u32, usize)> {
+    let position = |table: &[&str], word: Option<&String>| {
+        let word = word?;
+        table
+            .iter()
+            .position(|w| w == word)
+            .and_then(|n| u32::try_from(n).ok())
+    };
+    if let Some(unit) = position(&UNITS, words.first()) {
+        return Some((unit, 1));
+    }
+    let tens = 20 + 10 * position(&TENS, words.first())?;
+    Some(match position(&UNITS, words.get(1)) {
+        Some(unit @ 1..=9) => (tens + unit, 2),
+        _ => (tens, 1),
+    })
+}
+
+/// `a hundred`, `a thousand`: the count one, of the word `a`, before `scale`.
+fn one_as_a(words: &[String], scale: &str) -> Option<(u32, usize)> {
+    (is(words, 0, "a") && is(words, 1, scale)).then_some((1, 1))
+}
+
+/// What `read` reads at `at` in `words`, or after an `and` there (`a hundred and five`).
+fn and_then(
+    words: &[String],
+    at: usize,
+    read: impl Fn(&[String]) -> Option<(u32, usize)>,
+) -> Option<(u32, usize)> {
+    let and = usize::from(is(words, at, "and"));
+    let (n, used) = read(words.get(at + and..)?)?;
+    Some((n, and + used))
+}
+
+/// Whether the word at `at` is `word`.
+fn is(words: &[String], at: usize, word: &str) -> bool {
+    words.get(at).is_some_and(|w| w == word)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::numbers;
+
+    const UNITS: [&str; 20] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: [&str; 8] = [
+        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+
+    /// How a number is written: `twenty-five` or `twenty five`, `two hundred and five`
+    /// or `two hundred five`, `a hundred` or `one hundred`.
+    #[derive(Debug, Clone, Copy)]
+    struct Style {
+        hyphen: bool,
+        and: bool,
+        a: bool,
+    }
+
+    /// `n` below 10 000 in words, as people write it.
+    fn written(n: usize, style: Style) -> String {
+        if n == 0 {
+            return UNITS[0].to_owned();
+        }
+        let mut parts: Vec<String> = Vec::new();
+        let scale = |count: usize, word: &str, parts: &mut Vec<String>| {
+            if count > 0 {
+                let count = if count == 1 && style.a {
+                    "a"
+                } else {
+                    UNITS[count]
+                };
+                parts.push(format!("{count} {word}"));
+            }
+        };
+        scale(n / 1000, "thousand", &mut parts);
+        scale(n / 100 % 10, "hundred", &mut parts);
+        let rest = n % 100;
+        if rest > 0 {
+            if style.and && n >= 100 {
+                parts.push("and".to_owned());
+            }
+            parts.push(match (rest / 10, rest % 10) {
+                (0 | 1, _) => UNITS[rest].to_owned(),
+                (tens, 0) => TENS[tens - 2].to_owned(),
+                (tens, unit) => {
+                    let between = if style.hyphen { "-" } else { " " };
+                    format!("{}{between}{}", TENS[tens - 2], UNITS[unit])
+                }
+            });
+        }
+        parts.join(" ")
+    }
+
+    #[test]
+    fn numbers_past_twenty_are_read_in_words() {
+        for (text, expected) in [
+            ("thirty", vec![30.0]),
+            ("ninety-nine", vec![99.0]),
+            ("twenty five", vec![25.0]),
+            ("twenty-five", vec![25.0]),
+            ("two hundred", vec![200.0]),
+            ("a hundred and five", vec![105.0]),
+            ("a thousand", vec![1000.0]),
+            ("three thousand and one", vec![3001.0]),
+            ("one thousand two hundred thirty-four", vec![1234.0]),
+            ("nineteen hundred eighty-four", vec![1984.0]),
+            ("two hundred thousand", vec![200_000.0]),
+            (
+                "nine hundred ninety-nine thousand nine hundred ninety-nine",
+                vec![999_999.0],
+            ),
+        ] {
+            assert_eq!(numbers(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn number_words_in_a_sentence_are_read_apart() {
+        assert_eq!(
+            numbers("Book twenty-five seats for two, at forty euros"),
+            vec![25.0, 2.0, 40.0]
+        );
+        // Two numbers in a row that make no number together.
+        assert_eq!(numbers("rooms two three"), vec![2.0, 3.0]);
+        assert_eq!(numbers("twenty thirty"), vec![20.0, 30.0]);
+        // Past a thousand, only what is below a thousand belongs to it.
+        assert_eq!(
+            numbers("nine hundred ninety-nine thousand ninety-nine hundred"),
+            vec![999_000.0, 9_900.0]
+        );
+        // `a` and `and` are no numbers of their own.
+        assert_eq!(numbers("a cat and a dog, a hundred"), vec![100.0]);
+        assert_eq!(numbers("two hundred and counting"), vec![200.0]);
+        assert_eq!(numbers("hundred thousand and"), Vec::<f64>::new());
+    }
+
+    proptest! {
+        #[test]
+        fn a_number_written_in_words_is_read_as_it(
+            n in 0usize..10_000,
+            hyphen: bool,
+            and: bool,
+            a: bool,
+        ) {
+            let text = written(n, Style { hyphen, and, a });
+            prop_assert_eq!(numbers(&text), vec![n as f64], "{}", text);
+        }
+
+        /// Any run of number words reads as numbers within the bound, with no panic.
+        #[test]
+        fn any_run_of_number_words_is_read_within_bounds(
+            run in proptest::collection::vec(
+                prop_oneof![
+                    proptest::sample::select(UNITS.to_vec()),
+                    proptest::sample::select(TENS.to_vec()),
+                    proptest::sample::select(vec!["a", "and", "hundred", "thousand", "-"]),
+                ],
+                0..24,
+            ),
+        ) {
+            let text = run.join(" ");
+            for n in numbers(&text) {
+                prop_assert!((0.0..1_000_000.0).contains(&n), "{} in {}", n, text);
+            }
+        }
+    }
 }

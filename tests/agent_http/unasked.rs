@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use toolschema::provider::Mode;
 use toolschema::{Agent, Choice, Message, Toolset};
 
-use crate::server::{Events, bodies, chat, openai};
+use crate::server::{Events, bodies, chat, openai, tool_calls};
 
 /// A calendar whose events take an optional time zone and length; the description of the
 /// time zone names one, as tool servers' descriptions often do.
@@ -143,4 +143,131 @@ async fn a_value_in_a_script_written_without_spaces_is_kept_where_the_user_wrote
         );
         assert_eq!(bodies(&server).await.len(), 1);
     }
+}
+
+/// Tools whose arguments' schemas need an optional argument in some other way: one of
+/// two keys (`anyOf` of `required`), at least one key (`minProperties`), a key that goes
+/// with another (`dependentRequired`).
+fn directory() -> Toolset {
+    Toolset::from_openai_tools(&json!([
+        {"type": "function", "function": {
+            "name": "contacts.find",
+            "description": "Finds a contact by e-mail address or phone number.",
+            "parameters": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "email": {"type": "string"},
+                "phone": {"type": "string"}
+            }, "required": ["name"],
+            "anyOf": [{"required": ["email"]}, {"required": ["phone"]}]}
+        }},
+        {"type": "function", "function": {
+            "name": "profile.update",
+            "description": "Updates the user's profile.",
+            "parameters": {"type": "object", "properties": {
+                "nickname": {"type": "string"},
+                "city": {"type": "string"}
+            }, "minProperties": 1}
+        }},
+        {"type": "function", "function": {
+            "name": "weight.convert",
+            "description": "Converts a weight.",
+            "parameters": {"type": "object", "properties": {
+                "amount": {"type": "number"},
+                "unit": {"type": "string"}
+            }, "dependentRequired": {"amount": ["unit"]}}
+        }}
+    ]))
+    .expect("the tools load")
+    .with_answer()
+}
+
+/// The call an agent makes of `reply` for `request`, the requests it sent and the fixes
+/// it reported.
+async fn called(request: &str, reply: &str) -> (Value, usize, Vec<String>) {
+    let (server, provider) = openai(vec![chat(reply)]).await;
+    let events = Events::default();
+    let agent = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .on_event(events.listener());
+    let Choice::Calls(calls) = agent
+        .ask_tools(&directory(), request)
+        .await
+        .expect("a call")
+    else {
+        panic!("a call")
+    };
+    let fixed = events
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("fixed locally"))
+        .collect();
+    (
+        calls[0].arguments().clone(),
+        bodies(&server).await.len(),
+        fixed,
+    )
+}
+
+#[tokio::test]
+async fn an_argument_the_schema_needs_in_another_way_is_kept_as_written() {
+    for (request, arguments) in [
+        (
+            "Find Ann in my contacts.",
+            json!({"name": "contacts_find", "arguments": {"name": "Ann", "email": "berg@mail.no"}}),
+        ),
+        (
+            "Update my profile.",
+            json!({"name": "profile_update", "arguments": {"nickname": "Zed"}}),
+        ),
+        (
+            "Convert 12 for me.",
+            json!({"name": "weight_convert", "arguments": {"amount": 12, "unit": "stone"}}),
+        ),
+    ] {
+        let (kept, sent, fixed) = called(request, &arguments.to_string()).await;
+        assert_eq!(kept, arguments["arguments"], "{request}");
+        assert_eq!(sent, 1, "{request}");
+        assert_eq!(fixed, Vec::<String>::new(), "{request}");
+    }
+}
+
+#[tokio::test]
+async fn an_argument_the_call_does_without_is_still_left_out() {
+    // The phone number the user gave is the key the lookup needs; the e-mail is no
+    // one's.
+    let reply = json!({"name": "contacts_find", "arguments": {
+        "name": "Ann", "email": "berg@mail.no", "phone": "555 0100"
+    }});
+    let (kept, sent, fixed) = called("Find Ann, 555 0100.", &reply.to_string()).await;
+    assert_eq!(kept, json!({"name": "Ann", "phone": "555 0100"}));
+    assert_eq!(sent, 1);
+    assert_eq!(fixed.len(), 1, "{fixed:?}");
+    assert!(fixed[0].contains("/arguments/email: left out"), "{fixed:?}");
+    // Of two the user never gave where the schema needs one, the first is left out and
+    // the other stays.
+    let reply = json!({"name": "contacts_find", "arguments": {
+        "name": "Ann", "email": "berg@mail.no", "phone": "555 0199"
+    }});
+    let (kept, _, fixed) = called("Find Ann in my contacts.", &reply.to_string()).await;
+    assert_eq!(kept, json!({"name": "Ann", "phone": "555 0199"}));
+    assert_eq!(fixed.len(), 1, "{fixed:?}");
+}
+
+#[tokio::test]
+async fn a_native_call_is_checked_as_it_was_read() {
+    let arguments = r#"{"name": "Ann", "email": "berg@mail.no", "phone": "555 0100"}"#;
+    let (_server, provider) =
+        openai(vec![tool_calls(&[("call_1", "contacts_find", arguments)])]).await;
+    let agent = Agent::new(provider).mode(Mode::Tools);
+    let Choice::Calls(calls) = agent
+        .ask_tools(&directory(), "Find Ann, 555 0100.")
+        .await
+        .expect("a call")
+    else {
+        panic!("a call")
+    };
+    assert_eq!(
+        calls[0].arguments(),
+        &json!({"name": "Ann", "phone": "555 0100"})
+    );
 }

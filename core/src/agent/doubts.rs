@@ -153,7 +153,10 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
 /// optional arguments the user never gave (see `grounding::unasked`), each reported as a
 /// fix at its pointer, except at the pointers in `kept`: there the model wrote the value
 /// to fix a violation of an earlier attempt (`255` after `300` was above the maximum).
-/// The conversation is as [`questioned`] reads it.
+/// An argument stays, too, where the call would no longer fit the union's schema without
+/// it: where the tool's schema needs it in some other way than `required` (one of several
+/// keys, `minProperties`, `dependentRequired`), the model's next call would be left
+/// without it again. The conversation is as [`questioned`] reads it.
 pub(super) fn leave_out_unasked(
     ask: &Question<'_>,
     values: &mut [Value],
@@ -175,9 +178,6 @@ pub(super) fn leave_out_unasked(
             continue;
         };
         let unasked = conversation.unasked(value, &tool.arguments);
-        let Some(arguments) = value.get_mut("arguments").and_then(Value::as_object_mut) else {
-            continue;
-        };
         for key in unasked {
             let at = if several {
                 format!("/{i}")
@@ -188,16 +188,32 @@ pub(super) fn leave_out_unasked(
             if kept.contains(&pointer.as_str()) {
                 continue;
             }
-            if let Some(written) = arguments.remove(&key) {
-                let kind = FixKind::UnaskedArgument {
-                    key,
-                    value: short_json(&written),
-                };
-                fixes.push(Fix::new(kind, Location::Pointer(pointer)));
+            let Some((without, written)) = without_argument(value, &key) else {
+                continue;
+            };
+            if !target.schema.is_valid(&without) {
+                continue;
             }
+            *value = without;
+            let kind = FixKind::UnaskedArgument {
+                key,
+                value: short_json(&written),
+            };
+            fixes.push(Fix::new(kind, Location::Pointer(pointer)));
         }
     }
     fixes
+}
+
+/// A call `{"name": …, "arguments": …}` without its argument `key`, the others in their
+/// order, and the value it had; `None` when it has no such argument.
+fn without_argument(call: &Value, key: &str) -> Option<(Value, Value)> {
+    let mut without = call.clone();
+    let written = without
+        .get_mut("arguments")?
+        .as_object_mut()?
+        .shift_remove(key)?;
+    Some((without, written))
 }
 
 /// The conversation an ask holds, as the grounding checks read it: the developer's

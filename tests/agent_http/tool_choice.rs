@@ -10,7 +10,7 @@ use toolschema::{Agent, Choice, FixKind, Toolset, ViolationKind};
 use crate::server::{Events, bodies, chat, contents, openai};
 
 /// A loan calculator and a stock quote, as a server hands them over.
-fn finance() -> Toolset {
+pub fn finance() -> Toolset {
     Toolset::from_openai_tools(&json!([
         {"type": "function", "function": {
             "name": "finance.loan_payment",

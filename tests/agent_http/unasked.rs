@@ -271,3 +271,22 @@ async fn a_native_call_is_checked_as_it_was_read() {
         &json!({"name": "Ann", "phone": "555 0100"})
     );
 }
+
+#[tokio::test]
+async fn a_value_written_to_fix_a_violation_is_kept_when_the_calls_grow_in_number() {
+    // The first reply has one call, the violation is at `/arguments/currency`; the
+    // second has two, and the fixed value is at `/0/arguments/currency`.
+    let wrong = r#"{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": {"code": "EUR"}}}"#;
+    let two = r#"[{"name": "finance_loan_payment", "arguments": {"principal": 250000, "annual_rate": 3.5, "years": 30, "currency": "EUR"}},
+                  {"name": "finance_stock_quote", "arguments": {"ticker": "MSFT"}}]"#;
+    let (server, provider) = openai(vec![chat(wrong), chat(two)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let request = "Monthly payment on 250,000 at 3.5 percent over 30 years? And MSFT's price?";
+    let tools = crate::tool_choice::finance();
+    let Choice::Calls(calls) = agent.ask_tools(&tools, request).await.expect("calls") else {
+        panic!("calls")
+    };
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
+    assert_eq!(bodies(&server).await.len(), 2);
+}

@@ -152,7 +152,8 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
 /// Leaves out of the calls among `values` (a reply to a union with an answer) the
 /// optional arguments the user never gave (see `grounding::unasked`), each reported as a
 /// fix at its pointer, except at the pointers in `kept`: there the model wrote the value
-/// to fix a violation of an earlier attempt (`255` after `300` was above the maximum).
+/// to fix a violation of an earlier attempt (`255` after `300` was above the maximum),
+/// whichever call of that attempt or of this one it was ([`in_call`]).
 /// An argument stays, too, where the call would no longer fit the union's schema without
 /// it: where the tool's schema needs it in some other way than `required` (one of several
 /// keys, `minProperties`, `dependentRequired`), the model's next call would be left
@@ -185,7 +186,7 @@ pub(super) fn leave_out_unasked(
                 String::new()
             };
             let pointer = format!("{at}/arguments/{}", pointer::token(&key));
-            if kept.contains(&pointer.as_str()) {
+            if kept.iter().any(|k| in_call(k) == in_call(&pointer)) {
                 continue;
             }
             let Some((without, written)) = without_argument(value, &key) else {
@@ -203,6 +204,22 @@ pub(super) fn leave_out_unasked(
         }
     }
     fixes
+}
+
+/// A pointer into a reply's calls without the index of its call, if it has one
+/// (`/0/arguments/x` is `/arguments/x`): an attempt of one call and one of several point
+/// at the same argument apart, and the calls may come in another order. Taking an
+/// argument of one call for the same of another keeps a value, which is the safe side.
+fn in_call(pointer: &str) -> &str {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return pointer;
+    };
+    let (first, after) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
+        after
+    } else {
+        pointer
+    }
 }
 
 /// A call `{"name": …, "arguments": …}` without its argument `key`, the others in their
@@ -226,7 +243,12 @@ fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
 
 #[cfg(test)]
 mod tests {
-    use super::{Doubts, no_function_fits};
+    use serde_json::{Value, json};
+
+    use super::{Doubts, leave_out_unasked, no_function_fits};
+    use crate::Toolset;
+    use crate::agent::request::Target;
+    use crate::agent::run::Question;
 
     const NONE: Doubts = Doubts {
         invented: false,
@@ -260,5 +282,87 @@ mod tests {
         assert!(!no_function_fits(INVENTED, NONE));
         assert!(!no_function_fits(UNGROUNDED, NONE));
         assert!(!no_function_fits(NONE, NONE));
+    }
+
+    /// A loan calculator and a stock quote, with an answer.
+    fn finance() -> Target {
+        let tools = Toolset::from_openai_tools(&json!([
+            {"type": "function", "function": {
+                "name": "loan",
+                "parameters": {"type": "object", "properties": {
+                    "principal": {"type": "number"},
+                    "currency": {"type": "string"}
+                }, "required": ["principal"]}
+            }},
+            {"type": "function", "function": {
+                "name": "quote",
+                "parameters": {"type": "object", "properties": {"ticker": {"type": "string"}}}
+            }}
+        ]))
+        .expect("the tools load")
+        .with_answer();
+        Target::with_union(
+            tools.schema().clone(),
+            "choice",
+            tools.description().cloned(),
+        )
+    }
+
+    /// The calls of `values` once the unasked arguments not at `kept` are left out.
+    fn left(values: &[Value], kept: &[&str]) -> Vec<Value> {
+        let target = finance();
+        let request = "A loan of 250000, and the price of MSFT?";
+        let ask = Question {
+            target: &target,
+            system: None,
+            history: &[],
+            prompt: request,
+            request,
+            cancel: None,
+        };
+        let mut values = values.to_vec();
+        leave_out_unasked(&ask, &mut values, kept);
+        values
+    }
+
+    #[test]
+    fn a_value_written_to_fix_a_violation_is_kept_whatever_the_number_of_calls() {
+        let loan = json!({"name": "loan", "arguments": {"principal": 250000, "currency": "EUR"}});
+        let quote = json!({"name": "quote", "arguments": {"ticker": "MSFT"}});
+        let two = [loan.clone(), quote.clone()];
+        // The violation was of an attempt of one call, of two, or of the other call.
+        for kept in [
+            "/arguments/currency",
+            "/0/arguments/currency",
+            "/1/arguments/currency",
+        ] {
+            assert_eq!(left(&two, &[kept]), two, "{kept}");
+            let one = std::slice::from_ref(&loan);
+            assert_eq!(left(one, &[kept]), one, "{kept}");
+        }
+        // A violation elsewhere keeps nothing here.
+        for kept in [
+            "/arguments/principal",
+            "/0/arguments",
+            "/arguments/currency/code",
+        ] {
+            let without = json!({"name": "loan", "arguments": {"principal": 250000}});
+            assert_eq!(left(&two, &[kept]), [without, quote.clone()], "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_pointer_in_a_call_is_read_without_the_call_s_index() {
+        use super::in_call;
+        assert_eq!(in_call("/arguments/x"), "/arguments/x");
+        assert_eq!(in_call("/0/arguments/x"), "/arguments/x");
+        assert_eq!(in_call("/12/arguments/x"), "/arguments/x");
+        assert_eq!(in_call("/1"), "");
+        // Only the first token, and only an index.
+        assert_eq!(in_call("/arguments/0"), "/arguments/0");
+        assert_eq!(in_call("/x1/arguments"), "/x1/arguments");
+        assert_eq!(in_call("//arguments"), "//arguments");
+        assert_eq!(in_call(""), "");
+        assert_eq!(in_call("/é/0"), "/é/0");
     }
 }

@@ -143,8 +143,11 @@ pub enum FixKind {
     /// An optional argument of a tool call whose value the user never gave (found nowhere
     /// in the conversation, none the tool lists, not the default it states) was left
     /// out, so that the tool's default applies (`"age": 16` for "I'm 165cm and 80kg").
-    /// `value` is the value as the model wrote it, as JSON, quoted and bounded. Off with
-    /// `Agent::grounded_calls(false)`.
+    /// `value` is the value as the model wrote it, as JSON, quoted and bounded. Only in
+    /// replies to a union of tools with an answer (a `Toolset` with `with_answer()`, a
+    /// derived enum with an `#[answer]` variant); never where the call would not fit the
+    /// tool's schema without the argument. Off with `Agent::grounded_calls(false)`, which
+    /// turns off the other checks that a reply follows the conversation too.
     UnaskedArgument { key: String, value: String },
 }
 

@@ -238,22 +238,70 @@ impl<P: Provider> Agent<P> {
         self
     }
 
-    /// Whether a first reply that calls a tool with values found nowhere in the
-    /// conversation is sent back (on by default, for unions with an answer). Asked
-    /// something no tool does, small models still call one, with values of their own
-    /// making; told so, they answer. One value the user or a tool wrote is enough for a
-    /// call to stand, and a call made again after the model was told is taken.
+    /// Whether the checks that a reply follows the conversation are on (they are by
+    /// default). They apply only to unions of tools with an answer (a
+    /// [`Toolset`](crate::Toolset) with [`with_answer`](crate::Toolset::with_answer), a
+    /// derived enum with an `#[answer]` variant): asked for a union with no answer, or for
+    /// any other type, the model has no other choice than the one it made, and its reply
+    /// is taken as written. `grounded_calls(false)` turns every one of them off.
     ///
-    /// With it on, a call's optional arguments whose values appear nowhere in the
-    /// conversation, are none the tool lists and are not the defaults it states
-    /// (`"age": 16` for "I'm 165cm and 80kg, what's my BMI?", the description's example
-    /// `"cm"` for a unit) are left out of the call, so that the tool's default applies;
-    /// each is reported as a fix, [`FixKind::UnaskedArgument`](crate::FixKind), with the
-    /// value as written. Sent back, models under a grammar write such a value again.
+    /// A first reply that calls a tool with values found nowhere in the conversation is
+    /// sent back. Asked something no tool does, small models still call one, with values
+    /// of their own making; told so, they answer. One value the user or a tool wrote is
+    /// enough for a call to stand, and a call made again after the model was told is
+    /// taken.
+    ///
+    /// A call's optional arguments whose values appear nowhere in the conversation, are
+    /// none the tool lists and are not the defaults it states (`"age": 16` for "I'm 165cm
+    /// and 80kg, what's my BMI?", the description's example `"cm"` for a unit) are left
+    /// out of the call, so that the tool's default applies; each is reported as a fix,
+    /// [`FixKind::UnaskedArgument`](crate::FixKind::UnaskedArgument), with the value as
+    /// written. Sent back, models under a grammar write such a value again. An argument
+    /// stays where the model wrote it to fix a violation of an earlier attempt, and where
+    /// the call would not fit the tool's schema without it (one of several keys it needs).
+    /// The conversation is the user's messages, the tools' results, the earlier calls,
+    /// and the developer's words: [`Agent::system`] and the history's system messages;
+    /// never the descriptions, examples and defaults of the tools.
     ///
     /// Turn it off for tools whose arguments the model composes from nothing the user
     /// wrote (a poem to save, a generated password, an e-mail's subject), or infers
     /// (two guests for "me and my husband").
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use serde_json::json;
+    /// use toolschema::provider::{Mode, Scripted};
+    /// use toolschema::{Agent, Choice, FixKind, Toolset};
+    ///
+    /// let bmi = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+    ///     "name": "bmi",
+    ///     "parameters": {"type": "object", "properties": {
+    ///         "height_cm": {"type": "number"},
+    ///         "weight_kg": {"type": "number"},
+    ///         "age": {"type": "integer"}
+    ///     }, "required": ["height_cm", "weight_kg"]}
+    /// }}]))?;
+    /// let call = r#"{"name": "bmi", "arguments": {"height_cm": 165, "weight_kg": 80, "age": 16}}"#;
+    /// let request = "I'm 165cm and 80kg, what's my BMI?";
+    ///
+    /// // With an answer, the age the user never gave is left out, and reported.
+    /// let agent = Agent::new(Scripted::new([call])).mode(Mode::JsonObject);
+    /// let answered = agent.ask_tools(&bmi.clone().with_answer(), request).answered().await?;
+    /// let Choice::Calls(calls) = &answered.value else { panic!("a call") };
+    /// assert_eq!(calls[0].arguments(), &json!({"height_cm": 165, "weight_kg": 80}));
+    /// let fixes = answered.attempts[0].fixes();
+    /// assert!(matches!(fixes[0].kind(), FixKind::UnaskedArgument { key, .. } if key == "age"));
+    ///
+    /// // Turned off, or with no answer to choose, the call is taken as written.
+    /// let off = Agent::new(Scripted::new([call])).mode(Mode::JsonObject).grounded_calls(false);
+    /// let Choice::Calls(calls) = off.ask_tools(&bmi.clone().with_answer(), request).await? else { panic!() };
+    /// assert_eq!(calls[0].arguments()["age"], 16);
+    /// let no_answer = Agent::new(Scripted::new([call])).mode(Mode::JsonObject);
+    /// let Choice::Calls(calls) = no_answer.ask_tools(&bmi, request).await? else { panic!() };
+    /// assert_eq!(calls[0].arguments()["age"], 16);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
     pub fn grounded_calls(mut self, on: bool) -> Self {
         self.grounded_calls = on;
         self

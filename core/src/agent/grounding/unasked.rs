@@ -10,13 +10,22 @@
 //! bounds its schema lists, and is not the default its schema or its description states,
 //! is left out of the call, so that the tool's default applies; the loop reports it as a
 //! fix ([`crate::FixKind::UnaskedArgument`]), never where the model wrote the value to fix
-//! a violation there.
+//! a violation there, nor where the call would not fit the tool's schema without it
+//! (`doubts::leave_out_unasked`).
+//!
+//! The conversation is what the developer, the user and the tools wrote (see
+//! [`Conversation`]), in any script: a value in a script written without spaces (`上海`)
+//! is looked for as a part of its text.
+//!
+//! It applies only to replies to a union of tools with an answer, as the other checks of
+//! this module do: with no answer to choose, the model's call is taken as written.
+//! `Agent::grounded_calls(false)` turns it off with the others, and keeps every argument
+//! as written.
 //!
 //! Sending such a call back does not work: measured on the tool-choice evaluation, a
 //! model under a grammar told to leave the argument out writes it again, word for word.
 //! What this loses is a value that follows from the request without being written there
-//! (two guests for "me and my husband"); `Agent::grounded_calls(false)` keeps every
-//! argument as written.
+//! (two guests for "me and my husband").
 
 use serde_json::Value;
 

@@ -65,7 +65,7 @@ async fn assert_gone(pid: u32) {
     );
 }
 
-fn calls(choice: Choice) -> Vec<toolschema::Call> {
+fn calls(choice: Choice) -> Vec<toolschema::ValidCall> {
     match choice {
         Choice::Calls(calls) => calls,
         Choice::Answer(answer) => panic!("expected calls, got the answer {answer}"),

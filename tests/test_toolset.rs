@@ -56,3 +56,28 @@ mod dialects;
 
 #[path = "toolset/agreement.rs"]
 mod agreement;
+
+/// The names of 0.1 still compile, deprecated, and name the same types as the new ones:
+/// `Call` is `ValidCall` (a validated call, apart from the `ToolCall` a model wrote) and
+/// `mcp::McpCall` is `mcp::McpToolRun`.
+#[test]
+#[allow(deprecated)]
+fn the_former_names_name_the_same_types() {
+    let tools = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        "name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}
+    }}]))
+    .unwrap();
+    let Choice::Calls(calls) = tools
+        .parse(r#"{"name": "get_weather", "arguments": {"city": "Oslo"}}"#)
+        .unwrap()
+    else {
+        panic!("a call was written");
+    };
+    let old: Vec<toolschema::Call> = calls;
+    let new: Vec<toolschema::ValidCall> = old;
+    assert_eq!(new[0].name(), "get_weather");
+    assert_eq!(new[0].arguments(), &json!({"city": "Oslo"}));
+    let same: fn(toolschema::mcp::McpCall) -> toolschema::mcp::McpToolRun = |run| run;
+    let _ = same;
+}

@@ -111,7 +111,9 @@ pub use repair::{Fix, FixKind};
 pub use schema::{Generator, MAX_DEPTH, Node, Schema};
 pub use tool_schema::ToolSchema;
 pub use toolschema_macros::ToolSchema;
-pub use toolset::{Call, Choice, Rejection, Toolset};
+#[allow(deprecated)]
+pub use toolset::Call;
+pub use toolset::{Choice, Rejection, Toolset, ValidCall};
 
 /// The building blocks of the schema model, for code that inspects or builds schemas.
 pub mod model {

@@ -28,7 +28,7 @@ pub fn fast_from_str<T: ToolSchema>(text: &str) -> Option<T> {
 }
 
 pub use crate::schema::build::{
-    Field, Object, Union, constant, describe, string_enum, tuple, unit,
+    Alternatives, Field, Object, constant, describe, string_enum, tuple, unit,
 };
 pub(crate) use crate::tool_schema::reading::wrong_shape;
 pub use crate::tool_schema::reading::{

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use toolschema::agent::Toolbox;
 use toolschema::provider::Mode;
-use toolschema::{Agent, AskError, Call, Choice, Dialect, Message, ToolCall, Toolset};
+use toolschema::{Agent, AskError, Choice, Dialect, Message, ToolCall, Toolset, ValidCall};
 use wiremock::ResponseTemplate;
 
 use crate::server::{
@@ -110,7 +110,7 @@ async fn openai_tools_mode_sends_mapped_names_and_maps_the_calls_back() {
     let Choice::Calls(made) = &choice else {
         unreachable!()
     };
-    let shown: Vec<&str> = made.iter().map(Call::model_name).collect();
+    let shown: Vec<&str> = made.iter().map(ValidCall::model_name).collect();
     assert_eq!(shown, ["time_get_current_time", "lights_turn_on"]);
 
     let sent = bodies(&server).await;

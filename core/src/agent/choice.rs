@@ -21,7 +21,7 @@ impl<P: Provider> Agent<P> {
     /// Asks which tools of a run-time union to call, or for its answer: the same loop as
     /// [`Agent::ask`] in every mode, with the same fallback chain. In tools mode the
     /// request carries one definition per tool under the name the model is shown
-    /// ([`Toolset::model_name`]); a [`Call`](crate::Call) carries the name as the server
+    /// ([`Toolset::model_name`]); a [`ValidCall`](crate::ValidCall) carries the name as the server
     /// spells it.
     ///
     /// A tool's check that panics ends the ask with [`AskError::CheckPanicked`], keeping

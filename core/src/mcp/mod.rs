@@ -55,7 +55,11 @@ mod stderr;
 
 pub use error::{McpError, Operation};
 pub use output::ToolOutput;
-pub use run::{McpCall, McpRun, McpRunError, McpTools, ServerFailure};
+pub use run::{McpRun, McpRunError, McpToolRun, McpTools, ServerFailure};
+
+/// The former name of [`McpToolRun`].
+#[deprecated(since = "0.2.0", note = "renamed `McpToolRun`")]
+pub type McpCall = McpToolRun;
 pub use server::Server;
 pub use servers::Servers;
 pub use spec::{ServerSpec, Timeouts};

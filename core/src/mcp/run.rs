@@ -13,9 +13,11 @@ use crate::agent::{Agent, AskError, ToolFailure, Toolbox};
 use crate::provider::Provider;
 use crate::{ToolSchema, Toolset};
 
-/// One `tools/call` the loop sent, and what came of it.
+/// One `tools/call` the loop sent to a server, and what came of it: the MCP side of a
+/// [`crate::agent::ToolRun`], with the server's whole output or error. (Formerly
+/// `McpCall`.)
 #[derive(Debug, Clone)]
-pub struct McpCall {
+pub struct McpToolRun {
     /// The tool, namespaced by its server (`time.get_current_time`).
     pub tool: String,
     pub arguments: Value,
@@ -39,7 +41,7 @@ fn for_model(result: &Result<ToolOutput, Arc<McpError>>) -> Result<String, Strin
     }
 }
 
-impl fmt::Display for McpCall {
+impl fmt::Display for McpToolRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}({}) ", self.tool, self.arguments)?;
         match &self.result {
@@ -50,7 +52,7 @@ impl fmt::Display for McpCall {
     }
 }
 
-type Observer = Arc<dyn Fn(&McpCall) + Send + Sync>;
+type Observer = Arc<dyn Fn(&McpToolRun) + Send + Sync>;
 
 /// What the loop does when a server fails a call: it died (the connection closed), it
 /// did not answer in time, or the transport or protocol broke
@@ -100,11 +102,11 @@ impl ServerFailure {
 /// A call whose server died or stopped answering ends the run, unless
 /// [`McpTools::on_server_failure`] says to tell the model; a call the server refused goes
 /// back to the model as the tool's error. Every call is kept in the record with all its
-/// evidence ([`McpCall::result`]).
+/// evidence ([`McpToolRun::result`]).
 pub struct McpTools {
     toolset: Toolset,
     pub(super) toolbox: Toolbox,
-    calls: Arc<Mutex<Vec<McpCall>>>,
+    calls: Arc<Mutex<Vec<McpToolRun>>>,
     on_failure: Arc<Mutex<ServerFailure>>,
 }
 
@@ -119,7 +121,7 @@ impl fmt::Debug for McpTools {
 impl McpTools {
     fn new(servers: &Servers, observer: Option<Observer>) -> Result<McpTools, McpError> {
         let toolset = servers.toolset()?.with_answer();
-        let calls: Arc<Mutex<Vec<McpCall>>> = Arc::default();
+        let calls: Arc<Mutex<Vec<McpToolRun>>> = Arc::default();
         let on_failure: Arc<Mutex<ServerFailure>> = Arc::default();
         let mut toolbox = Toolbox::new();
         for (name, caller, tool) in servers.routes() {
@@ -184,11 +186,11 @@ impl McpTools {
     }
 
     /// The calls made so far, in order.
-    pub fn calls(&self) -> Vec<McpCall> {
+    pub fn calls(&self) -> Vec<McpToolRun> {
         lock(&self.calls).clone()
     }
 
-    fn take_calls(&self) -> Vec<McpCall> {
+    fn take_calls(&self) -> Vec<McpToolRun> {
         std::mem::take(&mut *lock(&self.calls))
     }
 }
@@ -207,7 +209,7 @@ struct Handler {
     /// As the server spells it.
     tool: String,
     caller: Caller,
-    calls: Arc<Mutex<Vec<McpCall>>>,
+    calls: Arc<Mutex<Vec<McpToolRun>>>,
     observer: Option<Observer>,
     on_failure: Arc<Mutex<ServerFailure>>,
 }
@@ -215,7 +217,7 @@ struct Handler {
 impl Handler {
     async fn run(self, arguments: Value) -> Result<String, ToolFailure> {
         let result = self.caller.call(&self.tool, arguments.clone()).await;
-        let call = McpCall {
+        let call = McpToolRun {
             tool: self.name,
             arguments,
             result: result.map_err(Arc::new),
@@ -255,7 +257,7 @@ impl Servers {
     /// print the loop step by step).
     pub fn loop_tools_observed(
         &self,
-        observer: impl Fn(&McpCall) + Send + Sync + 'static,
+        observer: impl Fn(&McpToolRun) + Send + Sync + 'static,
     ) -> Result<McpTools, McpError> {
         McpTools::new(self, Some(Arc::new(observer)))
     }
@@ -265,7 +267,7 @@ impl Servers {
 #[derive(Debug, Clone)]
 pub struct McpRun {
     pub answer: Value,
-    pub calls: Vec<McpCall>,
+    pub calls: Vec<McpToolRun>,
 }
 
 impl McpRun {
@@ -288,7 +290,7 @@ pub enum McpRunError {
     #[error("{error}{}", CallsSummary(error, calls))]
     Ask {
         error: AskError,
-        calls: Vec<McpCall>,
+        calls: Vec<McpToolRun>,
     },
 }
 
@@ -314,7 +316,7 @@ impl McpRunError {
 }
 
 /// The failed calls, but the one whose error ended the run: the error says it already.
-struct CallsSummary<'a>(&'a AskError, &'a [McpCall]);
+struct CallsSummary<'a>(&'a AskError, &'a [McpToolRun]);
 
 impl fmt::Display for CallsSummary<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -8,13 +8,13 @@ use serde_json::Value;
 
 use super::server::Caller;
 use super::{McpError, Server, ServerSpec, ToolOutput};
-use crate::{Call, Toolset};
+use crate::{Toolset, ValidCall};
 
 /// Connected MCP servers, whose tools make one run-time union.
 ///
 /// A tool is named `{server}.{tool}` in the union: two servers may have a tool of the
 /// same name, and a model reads which server a tool belongs to. (Models are shown names
-/// every provider accepts, `time_get_current_time`; [`Call::name`] gives the namespaced
+/// every provider accepts, `time_get_current_time`; [`ValidCall::name`] gives the namespaced
 /// name back.)
 ///
 /// Dropping the servers closes every connection and kills every stdio server's process.
@@ -97,7 +97,7 @@ impl Servers {
     }
 
     /// Sends a validated call to the server that has its tool.
-    pub async fn call(&self, call: &Call) -> Result<ToolOutput, McpError> {
+    pub async fn call(&self, call: &ValidCall) -> Result<ToolOutput, McpError> {
         self.call_named(call.name(), call.arguments().clone()).await
     }
 

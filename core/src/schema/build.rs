@@ -235,15 +235,15 @@ impl Field {
 }
 
 /// The alternatives of an enum's schema.
-pub struct Union {
+pub struct Alternatives {
     node: Node,
     exclusive: bool,
 }
 
-impl Union {
+impl Alternatives {
     /// Tagged alternatives (`oneOf`): exactly one matches by construction.
     pub fn one_of(description: Option<&str>) -> Self {
-        Union {
+        Alternatives {
             node: describe(Node::default(), description),
             exclusive: true,
         }
@@ -251,7 +251,7 @@ impl Union {
 
     /// Untagged alternatives (`anyOf`): the first that matches wins.
     pub fn any_of(description: Option<&str>) -> Self {
-        Union {
+        Alternatives {
             node: describe(Node::default(), description),
             exclusive: false,
         }

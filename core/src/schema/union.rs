@@ -4,7 +4,7 @@
 //! `{"name": <a constant string>, "arguments": …}` with both keys required and no other,
 //! or the answer `{"answer": …}` with its one key required, at most once; one alternative
 //! at least is a call. A derived enum with `#[tool]` variants and a run-time `Toolset`
-//! build exactly this shape (`schema::build::Union`), and everything that asks whether a
+//! build exactly this shape (`schema::build::Alternatives`), and everything that asks whether a
 //! schema is a union of tools asks here: the envelope reader, the validator, the prompt
 //! forms, Markdown docs, tool definitions and the agent. Anything else is not a union,
 //! however close its shape.

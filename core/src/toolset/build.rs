@@ -3,7 +3,7 @@
 //! Each tool's input schema goes through the loader of [`Schema::from_json`] into one
 //! [`Generator`], so the definitions of every tool live side by side, and the union is
 //! put together by the builder the derive's generated code calls
-//! (`__private::Union::one_of(…).tool(…).answer(…)`). A tool's arguments become a
+//! (`__private::Alternatives::one_of(…).tool(…).answer(…)`). A tool's arguments become a
 //! definition named after the tool, as a derived tool's arguments are the definition of
 //! its Rust type: the same tools give the same schema either way.
 
@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::{Answer, Source, Toolset};
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
-use crate::schema::build::Union;
+use crate::schema::build::Alternatives;
 use crate::schema::union::ToolUnion;
 use crate::schema::{Generator, Node, Schema, Types, load_into};
 use crate::tool_schema::ToolSchema;
@@ -123,7 +123,7 @@ pub(super) fn build(set: &Toolset) -> Built {
             derived_arguments(&generator, &root)
         })
         .collect();
-    let mut union = Union::one_of(None);
+    let mut union = Alternatives::one_of(None);
     for (tool, model_name) in set.tools.iter().zip(&model_names) {
         let arguments = match &tool.source {
             Source::Json(schema) => definition(&mut generator, &tool.name, schema),
@@ -210,7 +210,7 @@ mod tests {
 
     use serde_json::{Value, json};
 
-    use crate::schema::build::{Field, Object, Union};
+    use crate::schema::build::{Alternatives, Field, Object};
     use crate::schema::union::ToolUnion;
     use crate::schema::{Generator, Node};
     use crate::tool_schema::ToolSchema;
@@ -235,7 +235,7 @@ mod tests {
                     .field(Field::new("name", String::describe(g)))
                     .field(Field::new("brightness", u8::describe(g)))
                     .build();
-                Union::one_of(None)
+                Alternatives::one_of(None)
                     .tool("get_weather", weather, Some("Look up the weather."))
                     .tool("turn_on", turn_on, None)
                     .build()

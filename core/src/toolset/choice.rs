@@ -16,7 +16,7 @@ use crate::tool_schema::ToolSchema;
 /// What a reply to a [`Toolset`] chose: tool calls (one or several), or the answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Choice {
-    Calls(Vec<Call>),
+    Calls(Vec<ValidCall>),
     Answer(Value),
 }
 
@@ -32,15 +32,15 @@ pub(crate) enum AnswerBeside {
 
 /// One validated tool call.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Call {
+pub struct ValidCall {
     name: String,
     model_name: String,
-    /// The name the tool's derived union knows it by, for [`Call::typed`].
+    /// The name the tool's derived union knows it by, for [`ValidCall::typed`].
     union_name: String,
     arguments: Value,
 }
 
-impl Call {
+impl ValidCall {
     /// The tool, as the server spells it (`time.get_current_time`).
     pub fn name(&self) -> &str {
         &self.name
@@ -277,7 +277,7 @@ impl Toolset {
     }
 
     /// A valid value as a call (with its tool's index), or the answer it holds.
-    fn call_of(&self, value: Value) -> Result<(Option<usize>, Call), Value> {
+    fn call_of(&self, value: Value) -> Result<(Option<usize>, ValidCall), Value> {
         let Value::Object(mut map) = value else {
             return Err(Value::Null);
         };
@@ -297,7 +297,7 @@ impl Toolset {
         };
         Ok((
             index,
-            Call {
+            ValidCall {
                 name: tool.map_or_else(|| model_name.clone(), |t| t.name.clone()),
                 union_name,
                 model_name,

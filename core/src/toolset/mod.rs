@@ -39,7 +39,7 @@
 //! # Ok::<(), toolschema::Error>(())
 //! ```
 //!
-//! Names are kept as the server spells them ([`Call::name`]); what models see is a name
+//! Names are kept as the server spells them ([`ValidCall::name`]); what models see is a name
 //! every provider accepts (see [`Toolset::model_name`]).
 //!
 //! For the agent and other callers that run their own parse: [`Toolset::schema`] is what
@@ -70,7 +70,12 @@ pub use crate::tool_union::ToolDefinition;
 pub use crate::tool_union::names::is_model_name;
 pub use check::{CheckPanic, Rejection, one_of};
 pub(crate) use choice::AnswerBeside;
-pub use choice::{Call, Choice, ReadError};
+pub use choice::{Choice, ReadError, ValidCall};
+
+/// The former name of [`ValidCall`]: a validated call, apart from the call as a model
+/// wrote it ([`crate::ToolCall`]).
+#[deprecated(since = "0.2.0", note = "renamed `ValidCall`")]
+pub type Call = ValidCall;
 
 use build::Built;
 use check::Check;
@@ -260,7 +265,7 @@ impl Toolset {
 
     /// Adds the `#[tool]` variants of a derived union `T` (its `#[answer]`, if any, is not
     /// taken: the set's answer is [`Toolset::with_answer`]'s). A call to one of them can be
-    /// read back as a `T` with [`Call::typed`].
+    /// read back as a `T` with [`ValidCall::typed`].
     ///
     /// A type that is not a union of tools, or a tool name the set has already, is an
     /// error.
@@ -402,7 +407,7 @@ impl Toolset {
     ///   original names.
     ///
     /// The union's schema, prompts, docs and [`Toolset::definitions`] use these names;
-    /// [`Call::name`] gives the original back.
+    /// [`ValidCall::name`] gives the original back.
     ///
     /// ```
     /// use serde_json::json;

@@ -217,7 +217,7 @@ fn enumeration(cont: &Container, variants: &[Variant]) -> TokenStream {
         }
     });
     quote! {
-        ::toolschema::__private::Union::#constructor(#description) #(#alternatives)* .build()
+        ::toolschema::__private::Alternatives::#constructor(#description) #(#alternatives)* .build()
     }
 }
 

@@ -363,6 +363,8 @@ mod tests {
 
     use super::numbers;
 
+    // The writer's own spelling of the numbers, apart from the reader's tables: a word
+    // misspelled there would otherwise be written and read back alike, and pass.
     const UNITS: [&str; 20] = [
         "zero",
         "one",

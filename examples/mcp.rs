@@ -37,22 +37,19 @@ fn show(event: &Event) {
     }
 }
 
-/// `MCP_SERVER_TIME`, or what `scripts/mcp-servers` installed.
+/// `MCP_SERVER_TIME`, or what `scripts/mcp-servers` installed (under `CARGO_TARGET_DIR`
+/// when that is set).
 fn time_server() -> Option<PathBuf> {
     if let Some(command) = std::env::var_os("MCP_SERVER_TIME") {
         return Some(command.into());
     }
-    let installed: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "target",
-        "mcp-servers",
-        "venv",
-        "bin",
-        "mcp-server-time",
-    ]
-    .iter()
-    .collect();
+    // Under cargo's target directory, as the script installs it.
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| "target".into(), PathBuf::from);
+    let installed = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(target)
+        .join("mcp-servers/venv/bin/mcp-server-time");
     installed.canonicalize().ok().filter(|path| path.is_file())
 }
 

@@ -380,6 +380,49 @@ fn inexpressible_types_name_the_field() {
     assert!(err.to_string().contains("recursive"), "{err}");
 }
 
+/// A run-time schema that asks for one key of several (`anyOf` of bare `required` lists,
+/// as servers write "give a city or a postal code") says which keys, not `any | any`.
+#[test]
+fn keys_asked_by_alternatives_are_named() {
+    let compact = |schema: Value| {
+        toolschema::render::compact_schema(&toolschema::Schema::from_json(schema).expect("schema"))
+    };
+    let object = |alternatives: &str, sets: Value| {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "zip": {"type": "string"}, "country": {"type": "string"}}
+        });
+        schema[alternatives] = sets;
+        compact(schema)
+    };
+    let either = object(
+        "anyOf",
+        json!([{"required": ["city"]}, {"required": ["zip", "country"]}]),
+    );
+    assert_eq!(
+        either,
+        "{ city?: string, zip?: string, country?: string, [key: string]: any } \
+         /* with at least one of: city | zip and country */"
+    );
+    let one = object(
+        "oneOf",
+        json!([{"required": ["city"]}, {"required": ["zip"]}]),
+    );
+    assert!(
+        one.ends_with("/* with exactly one of: city | zip */"),
+        "{one}"
+    );
+    // Alternatives that say more than their keys are still types.
+    let typed = object(
+        "anyOf",
+        json!([{"required": ["city"]}, {"required": ["zip"], "properties": {"zip": {"minLength": 4}}}]),
+    );
+    assert!(
+        typed.contains(" & ") && !typed.contains("one of:"),
+        "{typed}"
+    );
+}
+
 /// The compact form states every constraint of the JSON Schema (the validator's rules).
 #[test]
 fn compact_states_every_constraint() {

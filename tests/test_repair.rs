@@ -5,7 +5,7 @@
 //! (valid JSON is read as it is, a truncated reply never gains content, several values are
 //! never read as one, no input panics). Classes with their cases, generated variants and
 //! the valid input they leave alone: `repair/json_in_strings.rs`, `repair/hash_comments.rs`,
-//! `repair/extra_closers.rs`, `repair/numbers.rs`.
+//! `repair/extra_closers.rs`, `repair/doubled_braces.rs`, `repair/numbers.rs`.
 
 // Test types are built and compared whole; not every field is read on its own.
 #![allow(dead_code)]
@@ -556,6 +556,9 @@ mod syntax;
 
 #[path = "repair/extra_closers.rs"]
 mod extra_closers;
+
+#[path = "repair/doubled_braces.rs"]
+mod doubled_braces;
 
 #[path = "repair/hash_comments.rs"]
 mod hash_comments;

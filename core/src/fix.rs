@@ -87,6 +87,9 @@ pub enum FixKind {
     ConcatenatedStrings,
     /// A closing bracket with no opening one was removed.
     ExtraClosingBracket,
+    /// An object's braces were doubled, as templates escape them (`{{"a": 1}}`), and read
+    /// as single ones.
+    DoubledBraces,
     /// A key given twice; the last value was kept.
     DuplicateKey { key: String },
     /// The reply was JSON inside a JSON string; it was decoded.
@@ -232,6 +235,9 @@ impl Display for FixKind {
             FixKind::ConcatenatedStrings => f.write_str("joined strings concatenated with +"),
             FixKind::ExtraClosingBracket => {
                 f.write_str("removed a closing bracket with no opening one")
+            }
+            FixKind::DoubledBraces => {
+                f.write_str("read an object's doubled braces {{ … }} as single ones")
             }
             FixKind::DuplicateKey { key } => write!(f, "kept the last of two values for {key:?}"),
             FixKind::DoubleEncoded => f.write_str("decoded JSON that was inside a JSON string"),

@@ -201,8 +201,12 @@ impl Writer<'_> {
         } else {
             &node.one_of
         };
+        let mut keys_needed = None;
         if !alternatives.is_empty() {
-            parts.push(self.union(alternatives, indent, top && parts.is_empty()));
+            match keys_asked(alternatives) {
+                Some(sets) => keys_needed = Some(sets),
+                None => parts.push(self.union(alternatives, indent, top && parts.is_empty())),
+            }
         }
         if let Some(not) = &node.not {
             parts.push(format!("/* not {} */", self.expr(not, indent, false)));
@@ -216,6 +220,14 @@ impl Writer<'_> {
             && let Some(c) = constraints(node, None)
         {
             out.push_str(&format!(" /* {c} */"));
+        }
+        if let Some(sets) = keys_needed {
+            let how = if node.one_of.is_empty() {
+                "at least one of"
+            } else {
+                "exactly one of"
+            };
+            out.push_str(&format!(" /* with {how}: {sets} */"));
         }
         out
     }
@@ -471,6 +483,23 @@ fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String>
 }
 
 /// The constraints of a node that apply to values of type `name` (all, when `None`).
+/// The keys an `anyOf`/`oneOf` of bare `required` lists asks for, as the prompt says it:
+/// `a | b and c` for `[{"required": ["a"]}, {"required": ["b", "c"]}]`. `None` when an
+/// alternative says more than which keys it needs: it is rendered as a type then.
+fn keys_asked(alternatives: &[Node]) -> Option<String> {
+    let sets = alternatives.iter().map(|alternative| {
+        let bare = Node {
+            required_extra: alternative.required_extra.clone(),
+            description: alternative.description.clone(),
+            title: alternative.title.clone(),
+            ..Node::default()
+        };
+        (!alternative.required_extra.is_empty() && *alternative == bare)
+            .then(|| alternative.required_extra.join(" and "))
+    });
+    Some(sets.collect::<Option<Vec<_>>>()?.join(" | "))
+}
+
 fn constraints(node: &Node, name: Option<&str>) -> Option<String> {
     let applies = |t: &str| name.is_none_or(|n| n == t || (t == "number" && n == "integer"));
     let mut parts = Vec::new();

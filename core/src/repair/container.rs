@@ -111,6 +111,7 @@ impl Repairer<'_> {
     pub(super) fn object(&mut self) -> Result<Read, Failure> {
         self.enter()?;
         self.bump(); // {
+        let doubled = self.doubled_open();
         let mut map = Map::new();
         let mut first = true;
         loop {
@@ -180,8 +181,38 @@ impl Repairer<'_> {
                 }
             }
         }
+        if doubled {
+            self.doubled_close();
+        }
         self.depth -= 1;
         Ok(Read::Value(Value::Object(map)))
+    }
+
+    /// Reads `{{`, an object's brace doubled as templates escape it (`{{"name": …}}`), as
+    /// one brace: where a quoted key or `}}` follows it. Valid JSON never holds `{{` outside
+    /// a string; other text after it (`[{{]`) is read as objects left open, as before.
+    fn doubled_open(&mut self) -> bool {
+        let after = self.text[self.pos..].strip_prefix('{').map(str::trim_start);
+        let doubled =
+            after.is_some_and(|rest| rest.starts_with(is_quote) || rest.starts_with("}}"));
+        if doubled {
+            self.fix(FixKind::DoubledBraces, self.pos);
+            self.bump();
+        }
+        doubled
+    }
+
+    /// Reads the second `}` of an object opened with `{{`, where it stands right after
+    /// the first and the text holds no fewer `}` than `{` (each brace of a `{{` counted):
+    /// where it holds fewer, the model closed the object with one brace, and the `}` here
+    /// closes the container around it.
+    fn doubled_close(&mut self) {
+        let excess = *self
+            .excess_closers
+            .get_or_insert_with(|| excess_closers(self.text));
+        if self.peek() == Some('}') && excess[0] >= 0 {
+            self.bump();
+        }
     }
 
     /// `Some(Some(key))`, `Some(None)` when the text ends inside an escape in the key,

@@ -6,7 +6,8 @@
 //! `#` comments, Python literals and triple-quoted strings, `TRUE` and `Null`, raw
 //! newlines in strings, unescaped quotes inside strings, JSON quoted inside strings,
 //! backslashes that start no escape, missing commas and colons, members without a value,
-//! stray words between members, `1_000`, `...` ellipses, strings joined with `+`) and
+//! stray words between members, `1_000`, `...` ellipses, strings joined with `+`, an
+//! object's braces doubled as templates escape them, `{{"a": 1}}`) and
 //! records a [`Fix`] for each. Valid JSON is read
 //! as it is, with no fix. The policy, class by class, is in `docs/recovery.md`.
 //!

@@ -421,6 +421,28 @@ fn keys_asked_by_alternatives_are_named() {
         typed.contains(" & ") && !typed.contains("one of:"),
         "{typed}"
     );
+    // Described alternatives keep their descriptions.
+    let described = object(
+        "anyOf",
+        json!([
+            {"required": ["city"], "description": "Look up by city name."},
+            {"required": ["zip"], "description": "By postal code, faster."}
+        ]),
+    );
+    assert!(
+        described.contains("Look up by city name.")
+            && described.contains("By postal code, faster."),
+        "{described}"
+    );
+    // Inside an `allOf`, the keys are said of the whole object, with no `& any`.
+    let all = object(
+        "allOf",
+        json!([{"anyOf": [{"required": ["city"]}, {"required": ["zip"]}]}]),
+    );
+    assert!(
+        all.ends_with("} /* with at least one of: city | zip */") && !all.contains("any /*"),
+        "{all}"
+    );
 }
 
 /// The compact form states every constraint of the JSON Schema (the validator's rules).

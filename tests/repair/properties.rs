@@ -84,7 +84,7 @@ fn same(a: &Value, b: &Value) -> bool {
 /// Whether `cut` is what a reply cut off inside `whole` may give: everything before the
 /// cut as it was, the last value possibly shortened (a string to a prefix, a number to
 /// fewer digits), and nothing that `whole` does not have.
-fn cut_from(cut: &Value, whole: &Value) -> bool {
+pub(super) fn cut_from(cut: &Value, whole: &Value) -> bool {
     match (cut, whole) {
         (Value::String(c), Value::String(w)) => w.starts_with(c.as_str()),
         (Value::Number(_), Value::Number(_)) => true,
@@ -116,7 +116,7 @@ fn cut_from(cut: &Value, whole: &Value) -> bool {
 
 /// The content of the string the text ends in, if it ends inside one (`text` is a prefix
 /// of valid JSON).
-fn open_string(text: &str) -> Option<&str> {
+pub(super) fn open_string(text: &str) -> Option<&str> {
     let (mut start, mut inside, mut escaped) = (None, false, false);
     for (i, c) in text.char_indices() {
         match c {

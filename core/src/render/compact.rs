@@ -188,12 +188,14 @@ impl Writer<'_> {
         } else if !node.properties.is_empty() {
             parts.push(self.object(node, indent));
         }
-        if !node.all_of.is_empty() {
-            for sub in &node.all_of {
-                let e = self.expr(sub, indent, false);
-                if e != "any" {
-                    parts.push(e);
-                }
+        // Comments on the whole node: the keys its alternatives ask for.
+        let mut notes = Vec::new();
+        for sub in &node.all_of {
+            let e = self.expr(sub, indent, false);
+            match e.strip_prefix("any ") {
+                Some(note) if note.starts_with("/*") => notes.push(note.to_owned()),
+                _ if e == "any" => {}
+                _ => parts.push(e),
             }
         }
         let alternatives = if node.one_of.is_empty() {
@@ -201,10 +203,16 @@ impl Writer<'_> {
         } else {
             &node.one_of
         };
-        let mut keys_needed = None;
         if !alternatives.is_empty() {
             match keys_asked(alternatives) {
-                Some(sets) => keys_needed = Some(sets),
+                Some(sets) => {
+                    let how = if node.one_of.is_empty() {
+                        "at least one of"
+                    } else {
+                        "exactly one of"
+                    };
+                    notes.push(format!("/* with {how}: {sets} */"));
+                }
                 None => parts.push(self.union(alternatives, indent, top && parts.is_empty())),
             }
         }
@@ -221,13 +229,9 @@ impl Writer<'_> {
         {
             out.push_str(&format!(" /* {c} */"));
         }
-        if let Some(sets) = keys_needed {
-            let how = if node.one_of.is_empty() {
-                "at least one of"
-            } else {
-                "exactly one of"
-            };
-            out.push_str(&format!(" /* with {how}: {sets} */"));
+        for note in notes {
+            out.push(' ');
+            out.push_str(&note);
         }
         out
     }
@@ -482,15 +486,14 @@ fn range(min: Option<String>, max: Option<String>, unit: &str) -> Option<String>
     }
 }
 
-/// The constraints of a node that apply to values of type `name` (all, when `None`).
 /// The keys an `anyOf`/`oneOf` of bare `required` lists asks for, as the prompt says it:
 /// `a | b and c` for `[{"required": ["a"]}, {"required": ["b", "c"]}]`. `None` when an
-/// alternative says more than which keys it needs: it is rendered as a type then.
+/// alternative says more than which keys it needs (a type, a description): it is
+/// rendered as a type then, with its description.
 fn keys_asked(alternatives: &[Node]) -> Option<String> {
     let sets = alternatives.iter().map(|alternative| {
         let bare = Node {
             required_extra: alternative.required_extra.clone(),
-            description: alternative.description.clone(),
             title: alternative.title.clone(),
             ..Node::default()
         };
@@ -500,6 +503,7 @@ fn keys_asked(alternatives: &[Node]) -> Option<String> {
     Some(sets.collect::<Option<Vec<_>>>()?.join(" | "))
 }
 
+/// The constraints of a node that apply to values of type `name` (all, when `None`).
 fn constraints(node: &Node, name: Option<&str>) -> Option<String> {
     let applies = |t: &str| name.is_none_or(|n| n == t || (t == "number" && n == "integer"));
     let mut parts = Vec::new();

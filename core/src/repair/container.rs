@@ -112,6 +112,9 @@ impl Repairer<'_> {
         self.enter()?;
         self.bump(); // {
         let doubled = self.doubled_open();
+        if doubled {
+            self.doubled_around += 1;
+        }
         let mut map = Map::new();
         let mut first = true;
         loop {
@@ -182,6 +185,7 @@ impl Repairer<'_> {
             }
         }
         if doubled {
+            self.doubled_around -= 1;
             self.doubled_close();
         }
         self.depth -= 1;
@@ -189,12 +193,14 @@ impl Repairer<'_> {
     }
 
     /// Reads `{{`, an object's brace doubled as templates escape it (`{{"name": …}}`), as
-    /// one brace: where a quoted key or `}}` follows it. Valid JSON never holds `{{` outside
-    /// a string; other text after it (`[{{]`) is read as objects left open, as before.
+    /// one brace: where a quoted key or `}}` follows it, or the text ends before `}}` does
+    /// (cut off inside it). Valid JSON never holds `{{` outside a string; other text after it
+    /// (`[{{]`) is read as objects left open, as before.
     fn doubled_open(&mut self) -> bool {
         let after = self.text[self.pos..].strip_prefix('{').map(str::trim_start);
-        let doubled =
-            after.is_some_and(|rest| rest.starts_with(is_quote) || rest.starts_with("}}"));
+        let doubled = after.is_some_and(|rest| {
+            rest.starts_with(is_quote) || rest.starts_with("}}") || "}}".starts_with(rest)
+        });
         if doubled {
             self.fix(FixKind::DoubledBraces, self.pos);
             self.bump();
@@ -203,14 +209,19 @@ impl Repairer<'_> {
     }
 
     /// Reads the second `}` of an object opened with `{{`, where it stands right after
-    /// the first and the text holds no fewer `}` than `{` (each brace of a `{{` counted):
-    /// where it holds fewer, the model closed the object with one brace, and the `}` here
-    /// closes the container around it.
+    /// the first, and either another object around this one was opened with `{{` (the
+    /// text doubles its braces throughout, as a format string does, so its `}}` close one
+    /// object however the text ends) or the text holds no fewer `}` than `{` (each brace
+    /// of a `{{` counted). Otherwise the object was closed with one brace, and the `}`
+    /// here closes the container around it.
     fn doubled_close(&mut self) {
+        if self.peek() != Some('}') {
+            return;
+        }
         let excess = *self
             .excess_closers
             .get_or_insert_with(|| excess_closers(self.text));
-        if self.peek() == Some('}') && excess[0] >= 0 {
+        if self.doubled_around > 0 || excess[0] >= 0 {
             self.bump();
         }
     }

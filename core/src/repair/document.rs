@@ -84,7 +84,7 @@ impl Repairer<'_> {
     fn several_values(&mut self, start: usize) -> bool {
         let (pos, depth, fixes) = (self.pos, self.depth, self.fixes.len());
         let unterminated = std::mem::take(&mut self.unterminated);
-        let no_look_before = self.no_look_before;
+        let (no_look_before, doubled_around) = (self.no_look_before, self.doubled_around);
         self.pos = start;
         let mut count = 0;
         let several = loop {
@@ -131,6 +131,7 @@ impl Repairer<'_> {
         self.fixes.truncate(fixes);
         self.unterminated = unterminated;
         self.no_look_before = no_look_before;
+        self.doubled_around = doubled_around;
         several
     }
 }

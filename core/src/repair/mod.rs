@@ -68,6 +68,7 @@ pub fn repair(text: &str) -> Result<(Value, Vec<Fix>), Error> {
         string_role: Role::Other,
         no_look_before: 0,
         excess_closers: None,
+        doubled_around: 0,
     };
     match repairer.document() {
         Ok(value) => Ok((value, repairer.fixes)),
@@ -163,6 +164,8 @@ struct Repairer<'a> {
     /// How many more `}` and `]` than `{` and `[` the text holds outside strings, less
     /// those dropped as extra (`container.rs`); counted when first needed.
     excess_closers: Option<[isize; 2]>,
+    /// How many of the objects being read were opened with `{{` (`container.rs`).
+    doubled_around: usize,
 }
 
 /// Characters that may follow a value.

@@ -229,7 +229,7 @@ pub fn unknown_variant(name: &str) -> Error {
 }
 
 /// A bridged field: its schema from schemars, its value from serde, which the node
-/// keeps to check values with (see [`Bridge`]). A schema the loader refuses rejects every
+/// keeps to check values with (see `Bridge`). A schema the loader refuses rejects every
 /// value with the reason, naming the type and the keyword.
 pub fn bridge_schema<T: schemars::JsonSchema + serde::de::DeserializeOwned>(
     generator: &mut Generator,

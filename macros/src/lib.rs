@@ -1,9 +1,9 @@
 //! The `#[derive(ToolSchema)]` macro of [toolschema](https://docs.rs/toolschema).
 //!
-//! Staged like serde_derive: [`ast`] parses the input into typed shapes with their
-//! attributes ([`attr`]), [`check`] runs the checks that span several attributes, and
-//! [`expand`] writes the impl: data and calls into `::toolschema::__private`.
-//! Every problem is collected in one [`ctxt::Ctxt`] and reported together. [`dialect`]
+//! Staged like serde_derive: `ast` parses the input into typed shapes with their
+//! attributes (`attr`), `check` runs the checks that span several attributes, and
+//! `expand` writes the impl: data and calls into `::toolschema::__private`.
+//! Every problem is collected in one `ctxt::Ctxt` and reported together. `dialect`
 //! holds what each provider's dialect cannot express, for `#[schema(dialect)]`.
 
 mod ast;

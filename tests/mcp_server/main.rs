@@ -5,12 +5,14 @@
 //! answers with a JSON-RPC error;
 //! `files/read me` has a name no provider accepts as it is.
 //!
-//!     mcp-test-server                      # stdio
-//!     mcp-test-server --http 127.0.0.1:0   # streamable HTTP; prints `listening on <url>`
-//!     mcp-test-server --pid-file PATH      # writes its process id to PATH first
-//!     mcp-test-server --exit-at-start      # exits with status 2 before the handshake
-//!     mcp-test-server --silent             # reads stdin, never answers
-//!     mcp-test-server --stubborn           # outlives its stdin, and ignores SIGTERM
+//! ```text
+//! mcp-test-server                      # stdio
+//! mcp-test-server --http 127.0.0.1:0   # streamable HTTP; prints `listening on <url>`
+//! mcp-test-server --pid-file PATH      # writes its process id to PATH first
+//! mcp-test-server --exit-at-start      # exits with status 2 before the handshake
+//! mcp-test-server --silent             # reads stdin, never answers
+//! mcp-test-server --stubborn           # outlives its stdin, and ignores SIGTERM
+//! ```
 
 use std::io::Write;
 use std::time::Duration;

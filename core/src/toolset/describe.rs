@@ -69,7 +69,7 @@ impl Toolset {
     }
 
     /// The compact, TypeScript-like form of the union for prompts, as
-    /// [`render::compact`](crate::render::compact) writes a derived union's.
+    /// [`render::compact`] writes a derived union's.
     pub fn compact(&self) -> String {
         render::compact_schema(self.schema())
     }

@@ -188,7 +188,8 @@ impl Writer<'_> {
         } else if !node.properties.is_empty() {
             parts.push(self.object(node, indent));
         }
-        // Comments on the whole node: the keys its alternatives ask for.
+        // Comments on the whole node: what an `allOf` part says only as a comment (its
+        // bounds, the keys it asks for), and the keys the node's alternatives ask for.
         let mut notes = Vec::new();
         for sub in &node.all_of {
             let e = self.expr(sub, indent, false);

@@ -49,6 +49,19 @@ fn check(text: &str, expected: Value, fixes: &[(FixKind, Location)]) {
     }
 }
 
+/// Repairs `text`, and checks the value and the kinds of fixes, in order.
+#[track_caller]
+pub fn reads(text: &str, expected: Value, kinds: &[FixKind]) {
+    match repair(text) {
+        Ok((value, fixes)) => {
+            assert_eq!(value, expected, "value of {text:?}");
+            let found: Vec<FixKind> = fixes.iter().map(|f| f.kind().clone()).collect();
+            assert_eq!(found, kinds, "fixes of {text:?}");
+        }
+        Err(e) => panic!("{text:?} was not repaired: {e}"),
+    }
+}
+
 /// The lenient parse into any JSON value: extraction, then repair.
 #[track_caller]
 fn parsed(raw: &str) -> (Value, Fixes) {

@@ -9,20 +9,7 @@ use toolschema::repair::{FixKind, repair};
 
 use super::FixKind::*;
 use super::properties::{cut_from, open_string};
-use super::{at, check};
-
-/// Repairs `text`, and checks the value and the kinds of fixes, in order.
-#[track_caller]
-fn reads(text: &str, expected: Value, kinds: &[FixKind]) {
-    match repair(text) {
-        Ok((value, fixes)) => {
-            assert_eq!(value, expected, "value of {text:?}");
-            let found: Vec<FixKind> = fixes.iter().map(|f| f.kind().clone()).collect();
-            assert_eq!(found, kinds, "fixes of {text:?}");
-        }
-        Err(e) => panic!("{text:?} was not repaired: {e}"),
-    }
-}
+use super::{at, check, reads};
 
 #[test]
 fn a_call_written_in_doubled_braces_is_one_object() {

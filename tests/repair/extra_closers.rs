@@ -7,20 +7,7 @@ use serde_json::{Map, Value, json};
 use toolschema::repair::{FixKind, repair};
 
 use super::FixKind::*;
-use super::{at, check};
-
-/// Repairs `text`, and checks the value and the kinds of fixes, in order.
-#[track_caller]
-fn reads(text: &str, expected: Value, kinds: &[FixKind]) {
-    match repair(text) {
-        Ok((value, fixes)) => {
-            assert_eq!(value, expected, "value of {text:?}");
-            let found: Vec<FixKind> = fixes.iter().map(|f| f.kind().clone()).collect();
-            assert_eq!(found, kinds, "fixes of {text:?}");
-        }
-        Err(e) => panic!("{text:?} was not repaired: {e}"),
-    }
-}
+use super::{at, check, reads};
 
 #[test]
 fn an_extra_closing_bracket_is_dropped_where_the_brackets_do_not_balance() {

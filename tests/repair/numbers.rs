@@ -10,19 +10,7 @@ use toolschema::repair::{FixKind, repair};
 use toolschema::{Parser, ToolSchema};
 
 use super::FixKind::*;
-
-/// Repairs `text`, and checks the value and the kinds of fixes, in order.
-#[track_caller]
-fn reads(text: &str, expected: Value, kinds: &[FixKind]) {
-    match repair(text) {
-        Ok((value, fixes)) => {
-            assert_eq!(value, expected, "value of {text:?}");
-            let found: Vec<FixKind> = fixes.iter().map(|f| f.kind().clone()).collect();
-            assert_eq!(found, kinds, "fixes of {text:?}");
-        }
-        Err(e) => panic!("{text:?} was not repaired: {e}"),
-    }
-}
+use super::reads;
 
 #[test]
 fn digit_separators_in_the_fraction_and_the_exponent_are_read() {

@@ -4,20 +4,7 @@
 use serde_json::{Value, json};
 use toolschema::repair::{FixKind, repair};
 
-use super::{FixKind::*, at, check};
-
-/// Repairs `text`, and checks the value and the kinds of fixes, in order.
-#[track_caller]
-fn reads(text: &str, expected: Value, kinds: &[FixKind]) {
-    match repair(text) {
-        Ok((value, fixes)) => {
-            assert_eq!(value, expected, "value of {text:?}");
-            let found: Vec<FixKind> = fixes.iter().map(|f| f.kind().clone()).collect();
-            assert_eq!(found, kinds, "fixes of {text:?}");
-        }
-        Err(e) => panic!("{text:?} was not repaired: {e}"),
-    }
-}
+use super::{FixKind::*, at, check, reads};
 
 /// Repairs `text`, which is valid JSON: the value is its value, and no fix is reported.
 #[track_caller]

@@ -1,16 +1,17 @@
-//! A union of tools whose replies say that none of its functions fits: a call of a
-//! function the union lacks and resembles none, twice, or once beside a call made of
-//! nothing the user wrote. The model is then asked for its answer alone, in every mode;
-//! one such reply is a slip like any other, sent back and fixed.
+//! A union of tools whose replies say that none of its functions fits: a call, by a
+//! function's name, of a function the union lacks and resembles none, once; or two signs
+//! of other kinds (a value written where the name goes, a call made of nothing the user
+//! wrote). The model is then asked for its answer alone, in every mode; one sign of the
+//! other kinds is a slip like any other, sent back and fixed.
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use toolschema::agent::Event;
-use toolschema::provider::{Mode, OpenAi};
+use toolschema::provider::{Mode, Provider};
 use toolschema::{Agent, AskError, Choice, Toolset};
 
-use crate::server::{bodies, chat, contents, openai};
+use crate::server::{anthropic, bodies, chat, contents, message, openai, tool_calls};
 
 /// A country's facts and a recipe search, as a server hands them over.
 fn tools() -> Toolset {
@@ -36,12 +37,16 @@ fn tools() -> Toolset {
 }
 
 const REQUEST: &str = "Translate 'good morning' into Portuguese.";
+/// A function the union lacks, named as functions are.
 const INVENTED: &str = r#"{"name": "translateGoodMorning", "arguments": {"text": "good morning"}}"#;
+/// A value of the request where the name goes: a function the union lacks, but not named
+/// as one.
+const VALUE_AS_NAME: &str = r#"{"name": "Good Morning", "arguments": {"text": "good morning"}}"#;
 const PLACEHOLDERS: &str = r#"{"name": "geography_get_country_info", "arguments": {"country": "text", "fields": ["capital"]}}"#;
 const ASKED: &str = "None of the functions does what the request asks, so answer it yourself";
 
 /// The agent, and the `AnswerAsked` events of its asks.
-fn agent(provider: OpenAi, mode: Mode) -> (Agent<OpenAi>, Arc<Mutex<Vec<String>>>) {
+fn agent<P: Provider>(provider: P, mode: Mode) -> (Agent<P>, Arc<Mutex<Vec<String>>>) {
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = events.clone();
     let agent = Agent::new(provider)
@@ -55,26 +60,27 @@ fn agent(provider: OpenAi, mode: Mode) -> (Agent<OpenAi>, Arc<Mutex<Vec<String>>
 }
 
 #[tokio::test]
-async fn two_calls_of_a_function_the_union_lacks_ask_for_the_answer() {
-    for mode in [Mode::Prompt, Mode::JsonObject, Mode::JsonSchema] {
-        let (server, provider) = openai(vec![
-            chat(INVENTED),
-            chat(r#"{"name": "translate", "arguments": {"to": "pt"}}"#),
-            chat(r#"{"answer": "Bom dia."}"#),
-        ])
-        .await;
+async fn a_function_the_union_lacks_named_once_asks_for_the_answer() {
+    for mode in [
+        Mode::Prompt,
+        Mode::JsonObject,
+        Mode::JsonSchema,
+        Mode::Tools,
+    ] {
+        let (server, provider) =
+            openai(vec![chat(INVENTED), chat(r#"{"answer": "Bom dia."}"#)]).await;
         let (agent, events) = agent(provider, mode);
         let choice = agent.ask_tools(&tools(), REQUEST).await.expect("an answer");
         assert_eq!(choice, Choice::Answer(json!("Bom dia.")), "{mode}");
         let bodies: Vec<Value> = bodies(&server).await;
-        assert_eq!(bodies.len(), 3, "{mode}");
+        assert_eq!(bodies.len(), 2, "{mode}");
         // A fresh ask for the answer: its own instructions, no repair of the call.
-        let third = contents(&bodies[2]);
-        assert!(third[0].starts_with(ASKED), "{mode}: {}", third[0]);
-        assert_eq!(third.len(), 2, "{mode}: {third:?}");
-        assert_eq!(third[1], REQUEST, "{mode}");
+        let second = contents(&bodies[1]);
+        assert!(second[0].starts_with(ASKED), "{mode}: {}", second[0]);
+        assert_eq!(second.len(), 2, "{mode}: {second:?}");
+        assert_eq!(second[1], REQUEST, "{mode}");
         if mode == Mode::JsonSchema {
-            let schema = &bodies[2]["response_format"]["json_schema"]["schema"];
+            let schema = &bodies[1]["response_format"]["json_schema"]["schema"];
             let text = schema.to_string();
             assert!(text.contains("\"answer\""), "{schema}");
             assert!(
@@ -82,50 +88,136 @@ async fn two_calls_of_a_function_the_union_lacks_ask_for_the_answer() {
                 "the grammar holds the answer only: {schema}"
             );
         }
+        if mode == Mode::Tools {
+            // The first request offers the tools; the answer alone is asked for as text,
+            // with no tool to call.
+            assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(2));
+            assert!(bodies[1].get("tools").is_none(), "{}", bodies[1]);
+            assert!(bodies[1].get("tool_choice").is_none(), "{}", bodies[1]);
+        }
         assert_eq!(
             *events.lock().unwrap(),
-            ["after attempt 2, the replies say no function fits: asking for the answer"],
+            ["after attempt 1, the replies say no function fits: asking for the answer"],
             "{mode}"
         );
     }
 }
 
 #[tokio::test]
-async fn a_lacking_function_then_placeholders_ask_for_the_answer_in_either_order() {
-    for (first, second) in [(INVENTED, PLACEHOLDERS), (PLACEHOLDERS, INVENTED)] {
-        let (server, provider) = openai(vec![
-            chat(first),
-            chat(second),
-            chat("Bom dia, in Portuguese."),
-        ])
-        .await;
-        let (agent, _) = agent(provider, Mode::Prompt);
-        let choice = agent.ask_tools(&tools(), REQUEST).await.expect("an answer");
-        // In prompt mode, prose is the answer.
-        assert_eq!(choice, Choice::Answer(json!("Bom dia, in Portuguese.")));
-        assert!(contents(&bodies(&server).await[2])[0].starts_with(ASKED));
+async fn a_lacking_function_named_natively_in_tools_mode_asks_for_the_answer_in_text() {
+    let (server, provider) = openai(vec![
+        tool_calls(&[("c1", "shop_cancel_subscription", r#"{"plan": "premium"}"#)]),
+        chat("I cannot cancel subscriptions: no function here does that."),
+    ])
+    .await;
+    let (agent, events) = agent(provider, Mode::Tools);
+    let choice = agent
+        .ask_tools(&tools(), "Cancel my premium subscription.")
+        .await
+        .expect("an answer");
+    assert_eq!(
+        choice,
+        Choice::Answer(json!(
+            "I cannot cancel subscriptions: no function here does that."
+        ))
+    );
+    let bodies: Vec<Value> = bodies(&server).await;
+    assert_eq!(bodies.len(), 2);
+    assert!(bodies[1].get("tools").is_none(), "{}", bodies[1]);
+    assert!(contents(&bodies[1])[0].starts_with(ASKED));
+    assert_eq!(events.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn on_anthropic_the_answer_alone_is_asked_for_with_no_tools() {
+    let (server, provider) = anthropic(vec![
+        message(
+            json!([{ "type": "tool_use", "id": "toolu_1", "name": "shop_cancel_subscription", "input": {} }]),
+            "tool_use",
+        ),
+        message(json!([{ "type": "text", "text": "No function here cancels subscriptions." }]), "end_turn"),
+    ])
+    .await;
+    let (agent, events) = agent(provider.api_key("sk-ant-test"), Mode::Tools);
+    let choice = agent
+        .ask_tools(&tools(), "Cancel my premium subscription.")
+        .await
+        .expect("an answer");
+    assert_eq!(
+        choice,
+        Choice::Answer(json!("No function here cancels subscriptions."))
+    );
+    let bodies: Vec<Value> = bodies(&server).await;
+    assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(2));
+    assert!(bodies[1].get("tools").is_none(), "{}", bodies[1]);
+    assert!(bodies[1].get("tool_choice").is_none(), "{}", bodies[1]);
+    assert!(
+        bodies[1]["system"].to_string().contains(ASKED),
+        "{}",
+        bodies[1]
+    );
+    assert_eq!(events.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn two_signs_of_other_kinds_ask_for_the_answer_in_either_order() {
+    for (first, second) in [
+        (VALUE_AS_NAME, PLACEHOLDERS),
+        (PLACEHOLDERS, VALUE_AS_NAME),
+        (VALUE_AS_NAME, VALUE_AS_NAME),
+    ] {
+        for mode in [Mode::Prompt, Mode::JsonObject, Mode::JsonSchema] {
+            let (server, provider) = openai(vec![
+                chat(first),
+                chat(second),
+                chat(r#"{"answer": "Bom dia."}"#),
+            ])
+            .await;
+            let (agent, events) = agent(provider, mode);
+            let choice = agent.ask_tools(&tools(), REQUEST).await.expect("an answer");
+            assert_eq!(choice, Choice::Answer(json!("Bom dia.")), "{mode}");
+            let bodies = bodies(&server).await;
+            assert!(!contents(&bodies[1])[0].starts_with(ASKED), "{mode}");
+            assert!(contents(&bodies[2])[0].starts_with(ASKED), "{mode}");
+            assert_eq!(
+                *events.lock().unwrap(),
+                ["after attempt 2, the replies say no function fits: asking for the answer"],
+                "{mode}"
+            );
+        }
     }
 }
 
 #[tokio::test]
+async fn in_prompt_mode_prose_is_the_answer_asked_for() {
+    let (server, provider) = openai(vec![chat(INVENTED), chat("Bom dia, in Portuguese.")]).await;
+    let (agent, _) = agent(provider, Mode::Prompt);
+    let choice = agent.ask_tools(&tools(), REQUEST).await.expect("an answer");
+    assert_eq!(choice, Choice::Answer(json!("Bom dia, in Portuguese.")));
+    assert!(contents(&bodies(&server).await[1])[0].starts_with(ASKED));
+}
+
+#[tokio::test]
 async fn one_slip_is_sent_back_and_its_fix_taken() {
-    let (server, provider) = openai(vec![
-        chat(INVENTED),
-        chat(r#"{"name": "recipes_search", "arguments": {"ingredients": ["mushrooms"]}}"#),
-    ])
-    .await;
-    let (agent, events) = agent(provider, Mode::Prompt);
-    let choice = agent
-        .ask_tools(&tools(), "Any recipes with mushrooms?")
-        .await
-        .expect("a call");
-    let Choice::Calls(calls) = choice else {
-        panic!("a call")
-    };
-    assert_eq!(calls[0].name(), "recipes.search");
-    assert!(events.lock().unwrap().is_empty());
-    let second = contents(&bodies(&server).await[1]);
-    assert!(!second[0].starts_with(ASKED), "{}", second[0]);
+    for slip in [VALUE_AS_NAME, PLACEHOLDERS] {
+        let (server, provider) = openai(vec![
+            chat(slip),
+            chat(r#"{"name": "recipes_search", "arguments": {"ingredients": ["mushrooms"]}}"#),
+        ])
+        .await;
+        let (agent, events) = agent(provider, Mode::Prompt);
+        let choice = agent
+            .ask_tools(&tools(), "Any recipes with mushrooms?")
+            .await
+            .expect("a call");
+        let Choice::Calls(calls) = choice else {
+            panic!("a call")
+        };
+        assert_eq!(calls[0].name(), "recipes.search");
+        assert!(events.lock().unwrap().is_empty(), "{slip}");
+        let second = contents(&bodies(&server).await[1]);
+        assert!(!second[0].starts_with(ASKED), "{}", second[0]);
+    }
 }
 
 #[tokio::test]

@@ -321,6 +321,21 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_function_named_asks_for_the_answer_at_once() {
+        let missing = Doubts {
+            invented: true,
+            missing: true,
+            ..Doubts::default()
+        };
+        for mode in [Mode::Prompt, Mode::Tools, Mode::JsonObject] {
+            assert!(next(&state(PROSE_FIRST), &rejected(mode, false, missing)).ask_answer);
+        }
+        let mut asked = state(PROSE_FIRST);
+        asked.answer_only = true;
+        assert!(!next(&asked, &rejected(Mode::Prompt, false, missing)).ask_answer);
+    }
+
+    #[test]
     fn a_mode_that_cannot_carry_the_ask_is_left_for_good_or_ends_it() {
         let unfit = Seen::Unfit {
             reason: "HTTP 400".into(),

@@ -43,6 +43,9 @@ pub(super) struct Doubts {
     /// It called a function that is none of the union's and resembles none
     /// ([`grounding::invented`]).
     pub invented: bool,
+    /// It called, by a function's name, a function that is none of the union's and
+    /// resembles none ([`grounding::names_a_missing_function`]).
+    pub missing: bool,
     /// It called a function with none of the values the user wrote
     /// ([`ViolationKind::Ungrounded`]).
     pub ungrounded: bool,
@@ -67,6 +70,9 @@ impl Doubts {
             invented: calls
                 .iter()
                 .any(|call| grounding::invented(call, tools.iter().copied()).is_some()),
+            missing: calls
+                .iter()
+                .any(|call| grounding::names_a_missing_function(call, tools.iter().copied())),
             ungrounded: error
                 .violations()
                 .iter()
@@ -81,6 +87,7 @@ impl Doubts {
     pub fn and(self, other: Doubts) -> Doubts {
         Doubts {
             invented: self.invented || other.invented,
+            missing: self.missing || other.missing,
             ungrounded: self.ungrounded || other.ungrounded,
             skipped: self.skipped || other.skipped,
         }
@@ -133,20 +140,24 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
 }
 
 /// Whether the replies to a union with an answer have said that none of its functions
-/// fits: two of them did, each by a call of a function that is none of the union's and
-/// resembles none, or by a call made of nothing the user wrote, in any order. The model is
-/// then asked for its answer alone.
+/// fits: one called, by a function's name, a function the union lacks; or two did, each
+/// by a call of a function that is none of the union's and resembles none, or by a call
+/// made of nothing the user wrote, in any order. The model is then asked for its answer
+/// alone.
 ///
 /// Asked something no function does, a small model names the function it would need
-/// (`translateGoodMorning`), and told that there is none, names it again or, under a
-/// grammar, fills a real one with placeholders (`{"country": "text"}`); a larger one
-/// calls a function of the same subject with values of its own (`{"city": "London"}` for
-/// "Why is the sky blue?"), and calls it again once told. One such reply may be a slip,
-/// so it is sent back as any other; two say what the model means. The answer alone is
-/// still the model's: it is asked for, never made up.
+/// (`translateGoodMorning`, `shop_cancel_subscription`), and told that there is none, names
+/// it again, or fills a real one with placeholders or with the request's words
+/// (`recipes_search` for a wine pairing); a larger one calls a function of the same
+/// subject with values of its own (`{"city": "London"}` for "Why is the sky blue?"), and
+/// calls it again once told. A function's name that resembles none of the union's is the
+/// model saying what is missing, and is taken at its word at once. Any other sign may be
+/// a slip (a value of the request written as the name: `Road Trip`), so it is sent back as
+/// any other; two say what the model means. The answer alone is still the model's: it is
+/// asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
-    doubted(before) && doubted(now)
+    now.missing || (doubted(before) && doubted(now))
 }
 
 /// Leaves out of the calls among `values` (a reply to a union with an answer) the
@@ -252,18 +263,22 @@ mod tests {
 
     const NONE: Doubts = Doubts {
         invented: false,
+        missing: false,
         ungrounded: false,
         skipped: false,
     };
     const INVENTED: Doubts = Doubts {
         invented: true,
-        ungrounded: false,
-        skipped: false,
+        ..NONE
+    };
+    const MISSING: Doubts = Doubts {
+        invented: true,
+        missing: true,
+        ..NONE
     };
     const UNGROUNDED: Doubts = Doubts {
-        invented: false,
         ungrounded: true,
-        skipped: false,
+        ..NONE
     };
 
     #[test]
@@ -273,6 +288,50 @@ mod tests {
         assert!(no_function_fits(INVENTED, UNGROUNDED));
         assert!(no_function_fits(UNGROUNDED, INVENTED));
         assert!(no_function_fits(INVENTED.and(UNGROUNDED), INVENTED));
+    }
+
+    #[test]
+    fn a_missing_function_named_says_nothing_fits_at_once() {
+        for before in [NONE, INVENTED, UNGROUNDED, MISSING] {
+            assert!(no_function_fits(before, MISSING), "{before:?}");
+        }
+        // Named before, and not now: the reply now is what counts.
+        assert!(!no_function_fits(MISSING, NONE));
+    }
+
+    #[test]
+    fn the_doubts_of_a_reply_tell_a_function_s_name_from_a_value_in_its_place() {
+        let target = finance();
+        let error = crate::Error::new(Vec::new());
+        let doubts = |raw: &str| Doubts::of(&target, raw, &error);
+        for named in [
+            r#"{"name": "cancel_subscription", "arguments": {}}"#,
+            r#"{"name": "getDayOfWeek", "arguments": {"date": "2000-01-01"}}"#,
+            r#"{"name": "wine", "arguments": {}}"#,
+            r#"[{"name": "loan", "arguments": {"principal": 1}}, {"name": "weather.forecast", "arguments": {}}]"#,
+        ] {
+            let d = doubts(named);
+            assert!(d.invented && d.missing, "{named}: {d:?}");
+        }
+        // A value or an answer where the name goes: invented, but no function named.
+        for value in [
+            r#"{"name": "Road Trip", "arguments": {}}"#,
+            r#"{"name": "Chardonnay", "arguments": {}}"#,
+            r#"{"name": "good morning", "arguments": {}}"#,
+        ] {
+            let d = doubts(value);
+            assert!(d.invented && !d.missing, "{value}: {d:?}");
+        }
+        // The union's own functions, misspelt or shortened, and answers.
+        for known in [
+            r#"{"name": "loan", "arguments": {"principal": 1}}"#,
+            r#"{"name": "get_loan_payment", "arguments": {"principal": 1}}"#,
+            r#"{"name": "stock_quote", "arguments": {}}"#,
+            r#"{"answer": "cancel_subscription"}"#,
+        ] {
+            let d = doubts(known);
+            assert!(!d.invented && !d.missing, "{known}: {d:?}");
+        }
     }
 
     #[test]

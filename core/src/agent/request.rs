@@ -208,6 +208,8 @@ impl Target {
             }
         };
         match mode {
+            // Before the tools: in tools mode too, the answer alone is asked for as text.
+            _ if self.only_answer.is_some() => self.answer_only_instructions(),
             Mode::Tools if self.union.is_some() => {
                 let mut text = String::from("Call the tool that fits the request.");
                 if self.has_answer() {
@@ -218,18 +220,6 @@ impl Target {
                 text
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
-            _ if self.only_answer.is_some() => {
-                let answer = match self.answer_shape() {
-                    Some(shape) => {
-                        format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n")
-                    }
-                    None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
-                };
-                format!(
-                    "None of the functions does what the request asks, so answer it yourself: \
-                     reply with JSON {answer}Reply with the JSON only."
-                )
-            }
             // A union of tools: what each does, and when to call rather than answer.
             _ if self.union.is_some() => self.union_instructions(form, after_results),
             _ => {
@@ -245,6 +235,18 @@ impl Target {
                 )
             }
         }
+    }
+
+    /// The instructions of the answer alone of a union of tools, in any mode.
+    fn answer_only_instructions(&self) -> String {
+        let answer = match self.answer_shape() {
+            Some(shape) => format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n"),
+            None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
+        };
+        format!(
+            "None of the functions does what the request asks, so answer it yourself: \
+             reply with JSON {answer}Reply with the JSON only."
+        )
     }
 
     /// The instructions of a union of tools in a text mode: the functions, each with
@@ -332,6 +334,8 @@ impl Target {
                 request.schema = Some(converted.schema.clone());
                 shaped.whole = Some(converted);
             }
+            // A union's answer is text, not a tool call: asked for alone, it sends no tool.
+            Mode::Tools if self.only_answer.is_some() => {}
             Mode::Tools => match &self.union {
                 Some(union) => {
                     for tool in union.definitions(dialect).map_err(|e| e.to_string())? {

@@ -145,7 +145,8 @@ impl Anthropic {
         if let Some(t) = request.temperature.and_then(temperature) {
             body.insert("temperature".into(), t);
         }
-        if request.mode == Mode::Tools {
+        // No tools, no `tools` key (the answer of a union asked for alone is text).
+        if request.mode == Mode::Tools && !request.tools.is_empty() {
             let tools: Vec<Value> = request
                 .tools
                 .iter()

@@ -101,6 +101,9 @@ impl OpenAi {
             Mode::JsonObject => {
                 body.insert("response_format".into(), json!({ "type": "json_object" }));
             }
+            // No tools, no `tools` key: servers reject an empty list (the answer of a
+            // union asked for alone is text).
+            Mode::Tools if request.tools.is_empty() => {}
             Mode::Tools => {
                 let tools: Vec<Value> = request
                     .tools

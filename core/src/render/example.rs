@@ -365,7 +365,7 @@ pub(crate) fn string(node: &Node, salt: usize) -> String {
 /// format requires, else `<label>`, else (a length too short for it) an ordinary example.
 fn placeholder(node: &Node, label: &str, salt: usize) -> String {
     if let Some(form) = form(node) {
-        return form;
+        return form.text;
     }
     let named = match salt {
         0 => format!("<{label}>"),
@@ -389,25 +389,78 @@ fn placeholder(node: &Node, label: &str, salt: usize) -> String {
 /// `INV-0000` is no invoice of any request, where the realistic example (`INV-0123`) is
 /// what a small model copies over the number the request gave. `None` where the mask does
 /// not fit the node (a class without those characters, a length it breaks).
-pub(crate) fn form(node: &Node) -> Option<String> {
+pub(crate) fn form(node: &Node) -> Option<StringForm> {
     if let Some(form) = node.format.as_deref().and_then(crate::formats::form) {
-        return Some(form.to_owned());
+        return Some(StringForm {
+            text: form.to_owned(),
+            legend: None,
+        });
     }
     let pattern = node.pattern.as_ref()?;
     let hir = regex_syntax::parse(&crate::schema::ecma_to_rust(&pattern.source)).ok()?;
-    let mut mask = String::new();
+    let mut mask = Mask::default();
     write_mask(&hir, &mut mask);
-    let n = mask.chars().count();
+    let n = mask.text.chars().count();
     let fits = n >= node.min_length.unwrap_or(0)
         && n <= node.max_length.unwrap_or(usize::MAX)
-        && pattern.regex.is_match(&mask);
-    fits.then_some(mask)
+        && pattern.regex.is_match(&mask.text);
+    fits.then(|| StringForm {
+        legend: mask.legend(),
+        text: mask.text,
+    })
 }
 
-fn write_mask(hir: &Hir, out: &mut String) {
+/// The form of a node's strings ([`form`]), and what its mask's letters stand for.
+pub(crate) struct StringForm {
+    /// `INV-0000`, `YYYY-MM-DD`.
+    pub text: String,
+    /// `X stands for a capital letter, 0 for a digit`: a mask of two capitals (`XX`) reads
+    /// as a word of its own to a model, which writes `USA` for it; `None` for a format's
+    /// form, which says what it is.
+    pub legend: Option<String>,
+}
+
+/// A pattern's mask as it is written, and which classes stand in it as `X`, `x` or `0`.
+#[derive(Default)]
+struct Mask {
+    text: String,
+    /// The classes written as a symbol that they are exactly: `X` for `[A-Z]`, `x` for
+    /// `[a-z]`, `0` for `[0-9]` or `\d`.
+    classes: Vec<char>,
+    /// The symbols that also stand for something else: a literal (`X` of `^X-[0-9]+$`)
+    /// or a wider class (`x` of `[a-z0-9]`). They are left out of the legend, which would
+    /// misread them.
+    unclear: Vec<char>,
+}
+
+impl Mask {
+    fn legend(&self) -> Option<String> {
+        let meant: Vec<String> = [
+            ('X', "a capital letter"),
+            ('x', "a small letter"),
+            ('0', "a digit"),
+        ]
+        .into_iter()
+        .filter(|(symbol, _)| self.classes.contains(symbol) && !self.unclear.contains(symbol))
+        .enumerate()
+        .map(|(i, (symbol, what))| match i {
+            0 => format!("{symbol} stands for {what}"),
+            _ => format!("{symbol} for {what}"),
+        })
+        .collect();
+        (!meant.is_empty()).then(|| meant.join(", "))
+    }
+}
+
+fn write_mask(hir: &Hir, out: &mut Mask) {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => {}
-        HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
+        HirKind::Literal(lit) => {
+            let literal = String::from_utf8_lossy(&lit.0);
+            out.unclear
+                .extend(literal.chars().filter(|c| matches!(c, 'X' | 'x' | '0')));
+            out.text.push_str(&literal);
+        }
         HirKind::Class(Class::Unicode(class)) => {
             let allowed = |c: char| {
                 class
@@ -428,11 +481,25 @@ fn write_mask(hir: &Hir, out: &mut String) {
                     .find(|&c| allowed(c))
                     .or_else(|| class.ranges().first().map(|r| r.start()))
             };
-            out.extend(c);
+            if let Some(symbol @ ('x' | 'X' | '0')) = c {
+                // `X` of `[A-Z]` is a capital letter; of `[A-Za-z]`, more than that.
+                let (from, to) = match symbol {
+                    'x' => ('a', 'z'),
+                    'X' => ('A', 'Z'),
+                    _ => ('0', '9'),
+                };
+                let exact = matches!(class.ranges(), [r] if r.start() == from && r.end() == to);
+                if exact {
+                    out.classes.push(symbol);
+                } else {
+                    out.unclear.push(symbol);
+                }
+            }
+            out.text.extend(c);
         }
         HirKind::Class(Class::Bytes(class)) => {
             if let Some(r) = class.ranges().first() {
-                out.push(char::from(r.start()));
+                out.text.push(char::from(r.start()));
             }
         }
         HirKind::Repetition(rep) => {

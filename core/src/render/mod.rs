@@ -14,7 +14,7 @@ pub(crate) fn string_example(node: &crate::schema::Node) -> String {
 
 /// The form a node's strings take (`INV-0000`, `YYYY-MM-DD`), where a pattern or a format
 /// fixes one: for messages that must not offer a value.
-pub(crate) fn string_form(node: &crate::schema::Node) -> Option<String> {
+pub(crate) fn string_form(node: &crate::schema::Node) -> Option<example::StringForm> {
     example::form(node)
 }
 

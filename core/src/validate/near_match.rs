@@ -32,7 +32,14 @@ impl Recipe for Shape {
             return Some(format!("write it like {}", quoted(own)));
         }
         if let Some(form) = crate::render::string_form(&self.0) {
-            return Some(format!("write it in the form {}", quoted(form)));
+            let legend = form
+                .legend
+                .map(|l| format!(", where {l}"))
+                .unwrap_or_default();
+            return Some(format!(
+                "write it in the form {}{legend}",
+                quoted(form.text)
+            ));
         }
         let example = crate::render::string_example(&self.0);
         regex

@@ -84,5 +84,58 @@ fn a_word_too_long_to_keep_gets_the_schema_example() {
         json!({"type": "string", "pattern": "^[A-Z]{3}$"}),
         json!(long),
     );
-    assert_eq!(found[0].advice(), Some(r#"write it in the form "XXX""#));
+    assert_eq!(
+        found[0].advice(),
+        Some(r#"write it in the form "XXX", where X stands for a capital letter"#)
+    );
+}
+
+/// A mask's letters are said in words where they stand for exactly one class: a model
+/// told `"XX"` alone wrote `"USA"`. A literal that is one of the symbols, or a wider
+/// class, leaves that symbol unexplained rather than misread.
+#[test]
+fn a_mask_s_symbols_are_explained_where_they_are_one_class() {
+    let advice = |pattern: &str, found: &str| {
+        violations(json!({"type": "string", "pattern": pattern}), json!(found))[0]
+            .advice()
+            .map(str::to_owned)
+    };
+    let cases = [
+        (
+            "^[A-Z]{2}$",
+            "United States",
+            r#"write it in the form "XX", where X stands for a capital letter"#,
+        ),
+        (
+            "^INV-[0-9]{4}$",
+            "invoice",
+            r#"write it in the form "INV-0000", where 0 stands for a digit"#,
+        ),
+        (
+            "^[a-z]{3}-\\d{2}$",
+            "?",
+            r#"write it in the form "xxx-00", where x stands for a small letter, 0 for a digit"#,
+        ),
+        (
+            "^[A-Z]-[0-9]+$",
+            "b7 b",
+            r#"write it in the form "X-0", where X stands for a capital letter, 0 for a digit"#,
+        ),
+        // A literal `X`: the capital letters go unexplained.
+        (
+            "^X[A-Z]-[0-9]$",
+            "?",
+            r#"write it in the form "XX-0", where 0 stands for a digit"#,
+        ),
+        // A wider class: `x` is a letter or a digit here.
+        ("^[a-z0-9]{4}$", "?", r#"write it in the form "xxxx""#),
+        ("^[A-Za-z]{2}$", "?", r#"write it in the form "xx""#),
+    ];
+    for (pattern, found, expected) in cases {
+        assert_eq!(
+            advice(pattern, found).as_deref(),
+            Some(expected),
+            "{pattern}"
+        );
+    }
 }

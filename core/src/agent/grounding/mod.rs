@@ -34,8 +34,8 @@ mod unasked;
 mod words;
 
 use words::{
-    initials, leaves, name_words, namespace_words, numbers, same_word, text_bounded, unspaced,
-    words, words_bounded,
+    initials, leaves, name_words, names_a_function, namespace_words, numbers, same_word,
+    text_bounded, unspaced, words, words_bounded,
 };
 
 /// The most values named in a violation.
@@ -283,6 +283,22 @@ pub(super) fn invented<'a>(
         }
     }
     Some(bounded(name, 60))
+}
+
+/// Whether a call names, the way functions are named ([`names_a_function`]), a function
+/// that is none of `tools` and resembles none ([`invented`]): `cancel_subscription` among
+/// `shop.search_products` and `shop.get_order_status`. The model says the function the
+/// request needs is missing. A value or an answer written where the name goes (`Road
+/// Trip`, `Chardonnay`) says no such thing and is not counted.
+pub(super) fn names_a_missing_function<'a>(
+    value: &Value,
+    tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> bool {
+    invented(value, tools).is_some()
+        && value
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(names_a_function)
 }
 
 #[cfg(test)]

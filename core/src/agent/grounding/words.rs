@@ -357,6 +357,29 @@ fn is(words: &[String], at: usize, word: &str) -> bool {
     words.get(at).is_some_and(|w| w == word)
 }
 
+/// Whether a name is written the way functions are named, not as a phrase or a value:
+/// one identifier of letters, digits and `_`, `.` or `-`, beginning with a letter, and
+/// either joined from several words (`cancel_subscription`, `getDayOfWeek`,
+/// `chemistry.boiling_point`) or one word in lower case (`wine`). `Road Trip`,
+/// `Chardonnay`, `ETF` and `good morning` are not: a model that writes a value of the
+/// request or its own answer where the name goes has not named a function.
+pub(super) fn names_a_function(name: &str) -> bool {
+    let Some(first) = name.chars().next() else {
+        return false;
+    };
+    let identifier = first.is_alphabetic()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    let joined = name.contains(['_', '.', '-'])
+        || name
+            .chars()
+            .zip(name.chars().skip(1))
+            .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+    let lower = !name.chars().any(char::is_uppercase);
+    identifier && (joined || lower)
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -506,6 +529,49 @@ mod tests {
             for n in numbers(&text) {
                 prop_assert!((0.0..1_000_000.0).contains(&n), "{} in {}", n, text);
             }
+        }
+    }
+
+    #[test]
+    fn a_function_s_name_is_told_from_a_phrase_or_a_value() {
+        use super::names_a_function;
+        for name in [
+            "cancel_subscription",
+            "getDayOfWeek",
+            "chemistry.boiling_point",
+            "weather-now",
+            "wine",
+            "translate2",
+            "HassTurnOn",
+        ] {
+            assert!(names_a_function(name), "{name}");
+        }
+        for name in [
+            "Road Trip",
+            "good morning",
+            "Chardonnay",
+            "ETF",
+            "Fermat's Last Theorem",
+            "",
+            "_private",
+            "2fa_reset",
+            "café au lait",
+            "wine?",
+        ] {
+            assert!(!names_a_function(name), "{name}");
+        }
+    }
+
+    proptest! {
+        /// Words apart, or a phrase's punctuation, are never a function's name.
+        #[test]
+        fn text_with_a_space_or_punctuation_names_no_function(
+            a in "[a-zA-Z_]{1,12}",
+            sep in prop::sample::select(vec![" ", "'", ",", "?", "!", "(", "/", ":"]),
+            b in "[a-zA-Z_]{0,12}",
+        ) {
+            let name = format!("{a}{sep}{b}");
+            prop_assert!(!super::names_a_function(&name), "{}", name);
         }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use toolschema::agent::Event;
 use toolschema::provider::{Mode, Provider};
-use toolschema::{Agent, AskError, Choice, Toolset};
+use toolschema::{Agent, AskError, Choice, Message, ToolCall, Toolset};
 
 use crate::server::{anthropic, bodies, chat, contents, message, openai, tool_calls};
 
@@ -156,6 +156,60 @@ async fn on_anthropic_the_answer_alone_is_asked_for_with_no_tools() {
         "{}",
         bodies[1]
     );
+    assert_eq!(events.lock().unwrap().len(), 1);
+}
+
+/// After a round of native calls and results, the answer alone is asked for with no
+/// tools: the round goes as text, since Anthropic rejects `tool_use` and `tool_result`
+/// blocks in a request that defines no tools.
+#[tokio::test]
+async fn the_answer_alone_after_native_results_carries_them_as_text() {
+    let history = [
+        Message::user("What is the capital of Chile, and cancel my subscription."),
+        Message::assistant_calls(
+            "",
+            vec![ToolCall::new(
+                "toolu_1",
+                "geography_get_country_info",
+                json!({ "country": "Chile" }),
+            )],
+        ),
+        Message::tool_result(Some("toolu_1".into()), "capital: Santiago"),
+    ];
+    let (server, provider) = anthropic(vec![
+        message(
+            json!([{ "type": "tool_use", "id": "toolu_2", "name": "shop_cancel_subscription", "input": {} }]),
+            "tool_use",
+        ),
+        message(
+            json!([{ "type": "text", "text": "Santiago. No function here cancels subscriptions." }]),
+            "end_turn",
+        ),
+    ])
+    .await;
+    let (agent, events) = agent(provider.api_key("sk-ant-test"), Mode::Tools);
+    let choice = agent
+        .ask_tools(&tools(), "")
+        .history(&history)
+        .await
+        .expect("an answer");
+    assert_eq!(
+        choice,
+        Choice::Answer(json!("Santiago. No function here cancels subscriptions."))
+    );
+    let bodies: Vec<Value> = bodies(&server).await;
+    // The first request carries the round natively, with the tools.
+    let first = bodies[0].to_string();
+    assert!(
+        first.contains("\"tool_use\"") && first.contains("\"tool_result\""),
+        "{first}"
+    );
+    // The answer alone: no tools, and the round as text.
+    let second = bodies[1].to_string();
+    assert!(bodies[1].get("tools").is_none(), "{second}");
+    assert!(!second.contains("\"tool_use\""), "{second}");
+    assert!(!second.contains("\"tool_result\""), "{second}");
+    assert!(second.contains("capital: Santiago"), "{second}");
     assert_eq!(events.lock().unwrap().len(), 1);
 }
 

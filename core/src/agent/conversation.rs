@@ -10,12 +10,11 @@
 use serde_json::{Value, json};
 
 use crate::message::{Arguments, Message, Role, ToolCall};
-use crate::provider::Mode;
 use crate::tool_union::ToolNames;
 
-/// `history` as a request in `mode` carries it, the calls under the names the model is
-/// shown.
-pub(super) fn in_mode(history: &[Message], mode: Mode, names: &ToolNames) -> Vec<Message> {
+/// `history` as a request carries it, natively where the request defines tools
+/// (`native`), else as text; the calls under the names the model is shown.
+pub(super) fn in_mode(history: &[Message], native: bool, names: &ToolNames) -> Vec<Message> {
     let named: Vec<Message> = history
         .iter()
         .map(|m| {
@@ -26,11 +25,7 @@ pub(super) fn in_mode(history: &[Message], mode: Mode, names: &ToolNames) -> Vec
             m
         })
         .collect();
-    if mode == Mode::Tools {
-        named
-    } else {
-        as_text(&named)
-    }
+    if native { named } else { as_text(&named) }
 }
 
 /// Calls and results as text: the results that follow one another in one user message.
@@ -133,7 +128,7 @@ mod tests {
 
     #[test]
     fn without_tools_calls_and_results_go_as_one_user_message() {
-        let text = in_mode(&history(), Mode::Prompt, &ToolNames::default());
+        let text = in_mode(&history(), false, &ToolNames::default());
         assert_eq!(text.len(), 2);
         assert_eq!(text[0], history()[0]);
         assert_eq!(text[1].role, Role::User);
@@ -155,7 +150,7 @@ mod tests {
     #[test]
     fn with_tools_the_calls_take_the_names_the_model_was_shown() {
         let names = names();
-        let native = in_mode(&history(), Mode::Tools, &names);
+        let native = in_mode(&history(), true, &names);
         let called: Vec<&str> = native[1]
             .tool_calls
             .iter()
@@ -170,7 +165,7 @@ mod tests {
 
     #[test]
     fn as_text_the_calls_take_the_names_the_model_was_shown() {
-        let text = in_mode(&history(), Mode::JsonSchema, &names());
+        let text = in_mode(&history(), false, &names());
         assert_eq!(
             text[1].content,
             "You called {\"name\":\"lights_turn_on\",\"arguments\":{\"name\":\"bedroom\"}}. \

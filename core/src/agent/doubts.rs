@@ -43,8 +43,9 @@ pub(super) struct Doubts {
     /// It called a function that is none of the union's and resembles none
     /// ([`grounding::invented`]).
     pub invented: bool,
-    /// It called, by a function's name, a function that is none of the union's and
-    /// resembles none ([`grounding::names_a_missing_function`]).
+    /// Each of its calls named, as functions are named, a function that is none of the
+    /// union's and resembles none ([`grounding::names_a_missing_function`]), with
+    /// arguments that are not those of one of the union's tools ([`arguments_of_a_tool`]).
     pub missing: bool,
     /// It called a function with none of the values the user wrote
     /// ([`ViolationKind::Ungrounded`]).
@@ -70,9 +71,11 @@ impl Doubts {
             invented: calls
                 .iter()
                 .any(|call| grounding::invented(call, tools.iter().copied()).is_some()),
-            missing: calls
-                .iter()
-                .any(|call| grounding::names_a_missing_function(call, tools.iter().copied())),
+            missing: !calls.is_empty()
+                && calls.iter().all(|call| {
+                    grounding::names_a_missing_function(call, tools.iter().copied())
+                        && !arguments_of_a_tool(target, call)
+                }),
             ungrounded: error
                 .violations()
                 .iter()
@@ -92,6 +95,29 @@ impl Doubts {
             skipped: self.skipped || other.skipped,
         }
     }
+}
+
+/// Whether a call's arguments are those of one of the target's tools: each of its keys
+/// an argument of the tool, and every argument the tool requires there. Such a call is
+/// that tool under another name (`get_capital({"country": "France"})` for
+/// `geography.get_country_info`), not a call of a function the union lacks. A call with no
+/// arguments is no tool's.
+fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
+    let Some(arguments) = call.get("arguments").and_then(Value::as_object) else {
+        return false;
+    };
+    if arguments.is_empty() {
+        return false;
+    }
+    target.tools().into_iter().flatten().any(|tool| {
+        let schema = &tool.arguments;
+        let known = |key: &str| schema["properties"].get(key).is_some();
+        let required = schema["required"].as_array().into_iter().flatten();
+        arguments.keys().all(|key| known(key))
+            && required
+                .filter_map(Value::as_str)
+                .all(|key| arguments.contains_key(key))
+    })
 }
 
 /// The error of a reply whose calls are made of nothing the conversation holds, or
@@ -140,7 +166,7 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
 }
 
 /// Whether the replies to a union with an answer have said that none of its functions
-/// fits: one called, by a function's name, a function the union lacks; or two did, each
+/// fits: one called, by a function's name, only functions the union lacks; or two did, each
 /// by a call of a function that is none of the union's and resembles none, or by a call
 /// made of nothing the user wrote, in any order. The model is then asked for its answer
 /// alone.
@@ -307,11 +333,34 @@ mod tests {
         for named in [
             r#"{"name": "cancel_subscription", "arguments": {}}"#,
             r#"{"name": "getDayOfWeek", "arguments": {"date": "2000-01-01"}}"#,
-            r#"{"name": "wine", "arguments": {}}"#,
-            r#"[{"name": "loan", "arguments": {"principal": 1}}, {"name": "weather.forecast", "arguments": {}}]"#,
+            r#"{"name": "wine", "arguments": {"dish": "risotto"}}"#,
+            r#"[{"name": "wine", "arguments": {}}, {"name": "weather.forecast", "arguments": {}}]"#,
         ] {
             let d = doubts(named);
             assert!(d.invented && d.missing, "{named}: {d:?}");
+        }
+        // A valid call beside one of a function the union lacks: sent back, so that the
+        // model can keep the valid one.
+        let beside = r#"[{"name": "loan", "arguments": {"principal": 1}}, {"name": "weather.forecast", "arguments": {}}]"#;
+        let d = doubts(beside);
+        assert!(d.invented && !d.missing, "{d:?}");
+        // A tool's arguments under another name: that tool, misnamed.
+        for misnamed in [
+            r#"{"name": "get_monthly_payment", "arguments": {"principal": 250000}}"#,
+            r#"{"name": "ticker_price", "arguments": {"ticker": "MSFT"}}"#,
+            r#"{"name": "mortgage_payment", "arguments": {"principal": 1, "currency": "EUR"}}"#,
+        ] {
+            let d = doubts(misnamed);
+            assert!(d.invented && !d.missing, "{misnamed}: {d:?}");
+        }
+        // Arguments that are some of a tool's but miss one it requires, or add one it
+        // lacks: no tool's.
+        for other in [
+            r#"{"name": "currency_rates", "arguments": {"currency": "EUR"}}"#,
+            r#"{"name": "ticker_news", "arguments": {"ticker": "MSFT", "days": 3}}"#,
+        ] {
+            let d = doubts(other);
+            assert!(d.missing, "{other}: {d:?}");
         }
         // A value or an answer where the name goes: invented, but no function named.
         for value in [

@@ -177,6 +177,15 @@ impl Target {
         Some(target)
     }
 
+    /// Whether a request for the target in `mode` carries tools: in tools mode, except
+    /// for the answer of a union asked for alone, which is text. Without tools, the
+    /// conversation's calls and results are written as text too (a server rejects native
+    /// calls in a request that defines no tools), and a call written as text says
+    /// nothing of the server.
+    pub fn sends_tools(&self, mode: Mode) -> bool {
+        mode == Mode::Tools && self.only_answer.is_none()
+    }
+
     /// Whether the target is a record: an object with fields, not a union.
     pub fn is_record(&self) -> bool {
         let root = self.schema.resolve(self.schema.root());
@@ -335,7 +344,7 @@ impl Target {
                 shaped.whole = Some(converted);
             }
             // A union's answer is text, not a tool call: asked for alone, it sends no tool.
-            Mode::Tools if self.only_answer.is_some() => {}
+            Mode::Tools if !self.sends_tools(mode) => {}
             Mode::Tools => match &self.union {
                 Some(union) => {
                     for tool in union.definitions(dialect).map_err(|e| e.to_string())? {

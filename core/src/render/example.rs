@@ -499,7 +499,12 @@ fn write_mask(hir: &Hir, out: &mut Mask) {
         }
         HirKind::Class(Class::Bytes(class)) => {
             if let Some(r) = class.ranges().first() {
-                out.text.push(char::from(r.start()));
+                let c = char::from(r.start());
+                // A byte class is never one of the legend's classes.
+                if matches!(c, 'X' | 'x' | '0') {
+                    out.unclear.push(c);
+                }
+                out.text.push(c);
             }
         }
         HirKind::Repetition(rep) => {

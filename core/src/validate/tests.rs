@@ -130,6 +130,8 @@ fn a_mask_s_symbols_are_explained_where_they_are_one_class() {
         // A wider class: `x` is a letter or a digit here.
         ("^[a-z0-9]{4}$", "?", r#"write it in the form "xxxx""#),
         ("^[A-Za-z]{2}$", "?", r#"write it in the form "xx""#),
+        // A byte class written as `X`: the capital letters go unexplained.
+        ("^(?-u:[X-Z])[A-Z]$", "?", r#"write it in the form "XX""#),
     ];
     for (pattern, found, expected) in cases {
         assert_eq!(

@@ -358,26 +358,35 @@ fn is(words: &[String], at: usize, word: &str) -> bool {
 }
 
 /// Whether a name is written the way functions are named, not as a phrase or a value:
-/// one identifier of letters, digits and `_`, `.` or `-`, beginning with a letter, and
-/// either joined from several words (`cancel_subscription`, `getDayOfWeek`,
-/// `chemistry.boiling_point`) or one word in lower case (`wine`). `Road Trip`,
-/// `Chardonnay`, `ETF` and `good morning` are not: a model that writes a value of the
-/// request or its own answer where the name goes has not named a function.
+/// one ASCII identifier beginning with a letter, and either one word in lower case
+/// (`wine`) or joined from several: by `_` (`cancel_subscription`), in camel case
+/// beginning in lower case (`getDayOfWeek`) or with two capitals inside (`HassTurnOn`),
+/// or by `.` or `-` between parts that begin in lower case (`chemistry.boiling_point`).
+/// `Road Trip`, `Chardonnay`, `ETF`, `YouTube`, `COVID-19`, `A-100`, `Lisbon.` and `上海`
+/// are not: a model that writes a value of the request or its own answer where the name
+/// goes has not named a function.
 pub(super) fn names_a_function(name: &str) -> bool {
-    let Some(first) = name.chars().next() else {
-        return false;
-    };
-    let identifier = first.is_alphabetic()
+    let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic())
         && name
             .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'));
-    let joined = name.contains(['_', '.', '-'])
-        || name
-            .chars()
-            .zip(name.chars().skip(1))
-            .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
-    let lower = !name.chars().any(char::is_uppercase);
-    identifier && (joined || lower)
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if !identifier {
+        return false;
+    }
+    let one_lower_word = name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    let humps = name
+        .chars()
+        .zip(name.chars().skip(1))
+        .filter(|(a, b)| a.is_ascii_lowercase() && b.is_ascii_uppercase())
+        .count();
+    let camel = humps > 0 && (name.starts_with(|c: char| c.is_ascii_lowercase()) || humps >= 2);
+    let dotted = name.contains(['.', '-'])
+        && name
+            .split(['.', '-'])
+            .all(|part| part.starts_with(|c: char| c.is_ascii_lowercase()));
+    one_lower_word || name.contains('_') || camel || dotted
 }
 
 #[cfg(test)]
@@ -540,9 +549,11 @@ mod tests {
             "getDayOfWeek",
             "chemistry.boiling_point",
             "weather-now",
+            "home.setLights",
             "wine",
             "translate2",
             "HassTurnOn",
+            "example.com",
         ] {
             assert!(names_a_function(name), "{name}");
         }
@@ -557,6 +568,15 @@ mod tests {
             "2fa_reset",
             "café au lait",
             "wine?",
+            "YouTube",
+            "COVID-19",
+            "A-100",
+            "Coca-Cola",
+            "Lisbon.",
+            "Yes.",
+            "上海",
+            "weather.",
+            "-x",
         ] {
             assert!(!names_a_function(name), "{name}");
         }
@@ -567,10 +587,27 @@ mod tests {
         #[test]
         fn text_with_a_space_or_punctuation_names_no_function(
             a in "[a-zA-Z_]{1,12}",
-            sep in prop::sample::select(vec![" ", "'", ",", "?", "!", "(", "/", ":"]),
+            sep in prop::sample::select(vec![" ", "'", ",", "?", "!", "(", "/", ":", "é", "上"]),
             b in "[a-zA-Z_]{0,12}",
         ) {
             let name = format!("{a}{sep}{b}");
+            prop_assert!(!super::names_a_function(&name), "{}", name);
+        }
+
+        /// A capitalised word, or capitals and digits joined by `-` or `.` (a product
+        /// code, a model, a brand) is never a function's name.
+        #[test]
+        fn a_capitalised_value_names_no_function(
+            head in "[A-Z][a-zA-Z]{0,8}",
+            joint in prop::sample::select(vec!["-", ".", ""]),
+            tail in "[A-Z0-9][A-Za-z0-9]{0,6}",
+        ) {
+            let name = format!("{head}{joint}{tail}");
+            let humps = name.as_bytes().windows(2)
+                .filter(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+                .count();
+            // Two capitals inside a word is PascalCase, a function's name (`HassTurnOn`).
+            prop_assume!(humps < 2);
             prop_assert!(!super::names_a_function(&name), "{}", name);
         }
     }

@@ -94,25 +94,18 @@ enum Failure {
     CheckPanicked(CheckPanic, Error, Box<Received>),
 }
 
-/// Whether a request for `target` in tools mode carries tools: the answer of a union
-/// asked for alone carries none, and a call written as text then says nothing of the
-/// server.
-fn sent_tools(target: &Target) -> bool {
-    target.only_answer.is_none()
-}
-
 impl<T> Outcome<T> {
     /// What the attempt came to, as the decision of what follows sees it.
     fn seen(&self, target: &Target) -> decide::Seen {
         match self {
             Outcome::Accepted { received, .. } => decide::Seen::Accepted {
                 mode: received.mode,
-                call_as_text: sent_tools(target)
+                call_as_text: target.sends_tools(received.mode)
                     && read::call_as_text(&received.reply, &received.raw),
             },
             Outcome::Rejected { received, error } => decide::Seen::Rejected {
                 mode: received.mode,
-                call_as_text: sent_tools(target)
+                call_as_text: target.sends_tools(received.mode)
                     && read::call_as_text(&received.reply, &received.raw),
                 cut: received.reply.finish == FinishReason::Length,
                 doubts: Doubts::of(target, &received.raw, error),
@@ -496,7 +489,8 @@ impl<P: Provider> Agent<P> {
             None => instructions,
         };
         let mut messages = vec![Message::system(system)];
-        messages.extend(conversation::in_mode(ask.history, mode, target.names()));
+        let native = target.sends_tools(mode);
+        messages.extend(conversation::in_mode(ask.history, native, target.names()));
         if !ask.prompt.is_empty() {
             messages.push(Message::user(ask.prompt));
         }

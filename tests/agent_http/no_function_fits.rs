@@ -128,26 +128,33 @@ async fn a_lacking_function_named_natively_in_tools_mode_asks_for_the_answer_in_
     assert_eq!(events.lock().unwrap().len(), 1);
 }
 
-#[tokio::test]
-async fn on_anthropic_the_answer_alone_is_asked_for_with_no_tools() {
+/// On Anthropic in tools mode, after `history`: a call of a function the union lacks,
+/// then the answer alone asked for with no tools. The bodies of the two requests.
+async fn answer_alone_on_anthropic(history: &[Message], prompt: &str) -> Vec<Value> {
     let (server, provider) = anthropic(vec![
         message(
-            json!([{ "type": "tool_use", "id": "toolu_1", "name": "shop_cancel_subscription", "input": {} }]),
+            json!([{ "type": "tool_use", "id": "toolu_2", "name": "shop_cancel_subscription", "input": {} }]),
             "tool_use",
         ),
-        message(json!([{ "type": "text", "text": "No function here cancels subscriptions." }]), "end_turn"),
+        message(
+            json!([{ "type": "text", "text": "No function here cancels subscriptions." }]),
+            "end_turn",
+        ),
     ])
     .await;
     let (agent, events) = agent(provider.api_key("sk-ant-test"), Mode::Tools);
     let choice = agent
-        .ask_tools(&tools(), "Cancel my premium subscription.")
+        .ask_tools(&tools(), prompt)
+        .history(history)
         .await
         .expect("an answer");
     assert_eq!(
         choice,
         Choice::Answer(json!("No function here cancels subscriptions."))
     );
+    assert_eq!(events.lock().unwrap().len(), 1);
     let bodies: Vec<Value> = bodies(&server).await;
+    assert_eq!(bodies.len(), 2);
     assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(2));
     assert!(bodies[1].get("tools").is_none(), "{}", bodies[1]);
     assert!(bodies[1].get("tool_choice").is_none(), "{}", bodies[1]);
@@ -156,7 +163,12 @@ async fn on_anthropic_the_answer_alone_is_asked_for_with_no_tools() {
         "{}",
         bodies[1]
     );
-    assert_eq!(events.lock().unwrap().len(), 1);
+    bodies
+}
+
+#[tokio::test]
+async fn on_anthropic_the_answer_alone_is_asked_for_with_no_tools() {
+    answer_alone_on_anthropic(&[], "Cancel my premium subscription.").await;
 }
 
 /// After a round of native calls and results, the answer alone is asked for with no
@@ -176,41 +188,18 @@ async fn the_answer_alone_after_native_results_carries_them_as_text() {
         ),
         Message::tool_result(Some("toolu_1".into()), "capital: Santiago"),
     ];
-    let (server, provider) = anthropic(vec![
-        message(
-            json!([{ "type": "tool_use", "id": "toolu_2", "name": "shop_cancel_subscription", "input": {} }]),
-            "tool_use",
-        ),
-        message(
-            json!([{ "type": "text", "text": "Santiago. No function here cancels subscriptions." }]),
-            "end_turn",
-        ),
-    ])
-    .await;
-    let (agent, events) = agent(provider.api_key("sk-ant-test"), Mode::Tools);
-    let choice = agent
-        .ask_tools(&tools(), "")
-        .history(&history)
-        .await
-        .expect("an answer");
-    assert_eq!(
-        choice,
-        Choice::Answer(json!("Santiago. No function here cancels subscriptions."))
-    );
-    let bodies: Vec<Value> = bodies(&server).await;
+    let bodies = answer_alone_on_anthropic(&history, "").await;
     // The first request carries the round natively, with the tools.
     let first = bodies[0].to_string();
     assert!(
         first.contains("\"tool_use\"") && first.contains("\"tool_result\""),
         "{first}"
     );
-    // The answer alone: no tools, and the round as text.
+    // The answer alone: the round as text.
     let second = bodies[1].to_string();
-    assert!(bodies[1].get("tools").is_none(), "{second}");
     assert!(!second.contains("\"tool_use\""), "{second}");
     assert!(!second.contains("\"tool_result\""), "{second}");
     assert!(second.contains("capital: Santiago"), "{second}");
-    assert_eq!(events.lock().unwrap().len(), 1);
 }
 
 #[tokio::test]

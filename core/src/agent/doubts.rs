@@ -176,9 +176,10 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
 /// it again, or fills a real one with placeholders or with the request's words
 /// (`recipes_search` for a wine pairing); a larger one calls a function of the same
 /// subject with values of its own (`{"city": "London"}` for "Why is the sky blue?"), and
-/// calls it again once told. A function's name that resembles none of the union's is the
-/// model saying what is missing, and is taken at its word at once. Any other sign may be
-/// a slip (a value of the request written as the name: `Road Trip`), so it is sent back as
+/// calls it again once told. A function's name that resembles none of the union's, with
+/// arguments that are none of its tools', is the model saying what is missing, and is
+/// taken at its word at once. Any other sign may be a slip (a value of the request written
+/// as the name: `Road Trip`; a tool's arguments under another name), so it is sent back as
 /// any other; two say what the model means. The answer alone is still the model's: it is
 /// asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {

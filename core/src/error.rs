@@ -433,6 +433,11 @@ pub enum ViolationKind {
     /// of a tool the request names nowhere: a call made of nothing the user wrote
     /// (`values`: the first few, as written).
     Ungrounded { values: Vec<String> },
+    /// A call of a union with an answer none of whose values appears in the conversation,
+    /// some of them the examples its tool's description gives (`"e.g. 'Serie A'"`): the
+    /// documentation's values, not the user's (`values`: the first few examples, as
+    /// written).
+    CopiedExample { values: Vec<String> },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
@@ -585,6 +590,14 @@ impl Display for ViolationKind {
                 "none of the call's values ({}) appears in the request: a call takes its \
                  arguments from what the user wrote. If none of the functions does what the \
                  request asks, reply {{\"answer\": …}} instead",
+                values.join(", ")
+            ),
+            ViolationKind::CopiedExample { values } => write!(
+                f,
+                "the call's values ({}) are the examples given in the function's \
+                 description, not values from the request: a call takes its arguments from \
+                 what the user wrote. If none of the functions does what the request asks, \
+                 reply {{\"answer\": …}} instead",
                 values.join(", ")
             ),
             ViolationKind::SkippedTool { tool } => write!(

@@ -48,7 +48,7 @@ pub(super) struct Doubts {
     /// arguments that are not those of one of the union's tools ([`arguments_of_a_tool`]).
     pub missing: bool,
     /// It called a function with none of the values the user wrote
-    /// ([`ViolationKind::Ungrounded`]).
+    /// ([`ViolationKind::Ungrounded`], [`ViolationKind::CopiedExample`]).
     pub ungrounded: bool,
     /// It answered a request that asks for what a function does
     /// ([`ViolationKind::SkippedTool`]).
@@ -76,10 +76,12 @@ impl Doubts {
                     grounding::names_a_missing_function(call, tools.iter().copied())
                         && !arguments_of_a_tool(target, call)
                 }),
-            ungrounded: error
-                .violations()
-                .iter()
-                .any(|v| matches!(v.kind(), ViolationKind::Ungrounded { .. })),
+            ungrounded: error.violations().iter().any(|v| {
+                matches!(
+                    v.kind(),
+                    ViolationKind::Ungrounded { .. } | ViolationKind::CopiedExample { .. }
+                )
+            }),
             skipped: error
                 .violations()
                 .iter()
@@ -147,7 +149,7 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
         .enumerate()
         .filter_map(|(i, value)| {
             let violation = conversation
-                .ungrounded(value, &target.about(value))
+                .ungrounded(value, &target.about(value), &examples_of(target, value))
                 .or_else(|| {
                     answers_only
                         .then(|| conversation.skips(value, tools()))
@@ -163,6 +165,18 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
         })
         .collect();
     (!violations.is_empty()).then(|| Error::new(violations))
+}
+
+/// The example phrases the documentation of the tool a call names gives of its values
+/// ([`grounding::examples::of`]); none for no known tool.
+fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
+    target
+        .tool_of(call)
+        .map(|tool| {
+            let description = tool.description.as_deref().unwrap_or_default();
+            grounding::examples::of(description, &tool.arguments)
+        })
+        .unwrap_or_default()
 }
 
 /// Whether the replies to a union with an answer have said that none of its functions

@@ -113,10 +113,7 @@ impl Target {
     /// (both spellings of its name), for telling whether a request is about it; empty for
     /// no known tool.
     pub fn about(&self, call: &Value) -> String {
-        let Some(name) = call.get("name").and_then(Value::as_str) else {
-            return String::new();
-        };
-        let Some(tool) = self.tools().into_iter().flatten().find(|t| t.name == name) else {
+        let Some(tool) = self.tool_of(call) else {
             return String::new();
         };
         let server = if tool.server_name == tool.name {
@@ -137,6 +134,12 @@ impl Target {
             tool.name,
             arguments.join(" ")
         )
+    }
+
+    /// The tool a call `{"name": …}` names, as the model is shown it.
+    pub fn tool_of(&self, call: &Value) -> Option<&ToolDescription> {
+        let name = call.get("name").and_then(Value::as_str)?;
+        self.tools()?.iter().find(|t| t.name == name)
     }
 
     /// What is asked for: a derived type or a schema of its own, described once.

@@ -7,7 +7,10 @@
 //! example. Such a call has nothing to do with the conversation: none of its values
 //! appears anywhere in what the user and the tools wrote, and no word the user wrote
 //! appears in the tool's name, description or arguments' names
-//! ([`Conversation::ungrounded`]).
+//! ([`Conversation::ungrounded`]). Nor has a call none of whose values the conversation
+//! holds and some of whose values are the examples its tool's documentation gives
+//! (`"e.g. 'Serie A'"`, see [`examples`]), even where the request names the tool's subject:
+//! the values are the documentation's, not the user's.
 //!
 //! The other way round, asked for what a tool does, a small model often works the result
 //! out itself (`{"answer": "12"}` for "the greatest common divisor of 84 and 36" with
@@ -30,6 +33,7 @@ use crate::error::{bounded, quote};
 use crate::message::{Message, Role};
 use crate::{Violation, ViolationKind};
 
+pub(super) mod examples;
 mod unasked;
 mod words;
 
@@ -150,27 +154,40 @@ impl Conversation {
 
     /// The violation of a call `{"name": …, "arguments": …}` none of whose values appears
     /// in the conversation, of a tool described by `about` (its names and description)
-    /// that no word of the conversation names; `None` for any other value.
-    pub fn ungrounded(&self, call: &Value, about: &str) -> Option<Violation> {
+    /// that no word of the conversation names; or one none of whose values appears in the
+    /// conversation and some of whose values are the examples its tool's documentation
+    /// gives (`examples`, see [`examples::of`]), whether or not the conversation names the
+    /// tool: those are the documentation's values, not the user's. `None` for any other
+    /// value.
+    pub fn ungrounded(
+        &self,
+        call: &Value,
+        about: &str,
+        examples: &[Vec<String>],
+    ) -> Option<Violation> {
         let arguments = call.get("arguments")?;
         call.get("name")?;
         let mut values = Vec::new();
         leaves(arguments, &mut values);
-        if values.is_empty() || values.iter().any(|v| self.holds(v)) || self.names(about) {
+        if values.is_empty() || values.iter().any(|v| self.holds(v)) {
             return None;
         }
-        let mut named: Vec<String> = values
+        let copied: Vec<Value> = values
             .iter()
-            .take(NAMED)
-            .map(|v| match v {
-                Value::String(s) => quote(&bounded(s, 60)),
-                other => other.to_string(),
-            })
+            .filter(|v| examples::is_example(v, examples))
+            .cloned()
             .collect();
-        if values.len() > NAMED {
-            named.push("…".to_owned());
-        }
-        let kind = ViolationKind::Ungrounded { values: named };
+        let kind = if !copied.is_empty() {
+            ViolationKind::CopiedExample {
+                values: named(&copied),
+            }
+        } else if self.names(about) {
+            return None;
+        } else {
+            ViolationKind::Ungrounded {
+                values: named(&values),
+            }
+        };
         Some(Violation::new("/arguments", kind))
     }
 
@@ -222,6 +239,22 @@ impl Conversation {
             }
         })
     }
+}
+
+/// The first few of `values` as a violation names them, strings quoted and bounded.
+fn named(values: &[Value]) -> Vec<String> {
+    let mut named: Vec<String> = values
+        .iter()
+        .take(NAMED)
+        .map(|v| match v {
+            Value::String(s) => quote(&bounded(s, 60)),
+            other => other.to_string(),
+        })
+        .collect();
+    if values.len() > NAMED {
+        named.push("…".to_owned());
+    }
+    named
 }
 
 /// The name a call `{"name": …}` gives to a function that is none of `tools` (each as the

@@ -14,7 +14,7 @@ fn a_call_made_of_nothing_the_user_wrote_is_ungrounded() {
     let call = json!({"name": "loan", "arguments": {"principal": 100000, "annual_rate": 4.5, "currency": "USD"}});
     let about = "finance_loan_payment Compute the monthly payment of a loan.";
     let violation = asked("Who wrote the novel Moby-Dick?")
-        .ungrounded(&call, about)
+        .ungrounded(&call, about, &[])
         .expect("ungrounded");
     assert_eq!(violation.pointer(), "/arguments");
     assert!(
@@ -54,7 +54,7 @@ fn one_value_the_user_wrote_is_enough() {
     for (request, arguments) in cases {
         let call = json!({"name": "f", "arguments": arguments});
         assert!(
-            asked(request).ungrounded(&call, "").is_none(),
+            asked(request).ungrounded(&call, "", &[]).is_none(),
             "{request}: {call}"
         );
     }
@@ -69,7 +69,10 @@ fn calls_with_nothing_to_judge_and_answers_are_left_alone() {
         json!({"answer": "It is noon."}),
         json!("text"),
     ] {
-        assert!(conversation.ungrounded(&value, "").is_none(), "{value}");
+        assert!(
+            conversation.ungrounded(&value, "", &[]).is_none(),
+            "{value}"
+        );
     }
 }
 
@@ -82,17 +85,17 @@ fn values_from_earlier_results_count() {
     ];
     let conversation = Conversation::new(None, &history, "", "");
     let call = json!({"name": "weather", "arguments": {"city": "Bergen"}});
-    assert!(conversation.ungrounded(&call, "").is_none());
+    assert!(conversation.ungrounded(&call, "", &[]).is_none());
 }
 
 #[test]
 fn a_request_that_names_the_tool_lets_its_call_stand() {
     let call = json!({"name": "time_now", "arguments": {"timezone": "UTC"}});
     let about = "time_get_current_time The current time in a time zone.";
-    assert!(asked("Time?").ungrounded(&call, about).is_none());
+    assert!(asked("Time?").ungrounded(&call, about, &[]).is_none());
     assert!(
         asked("what's the current hour")
-            .ungrounded(&call, about)
+            .ungrounded(&call, about, &[])
             .is_none()
     );
     // Words every sentence has name nothing.
@@ -100,7 +103,7 @@ fn a_request_that_names_the_tool_lets_its_call_stand() {
     let call = json!({"name": "boil", "arguments": {"doneness": "medium"}});
     assert!(
         asked("What is the capital of Australia, please?")
-            .ungrounded(&call, about)
+            .ungrounded(&call, about, &[])
             .is_some()
     );
 }
@@ -248,7 +251,7 @@ fn initials_are_read_from_words_in_a_row() {
     }
     let conversation = Conversation::new(None, &[], "", "How far apart, in astronomical units?");
     let call = json!({"name": "space.distance", "arguments": {"unit": "au"}});
-    assert!(conversation.ungrounded(&call, "").is_none());
+    assert!(conversation.ungrounded(&call, "", &[]).is_none());
 }
 
 #[test]
@@ -258,7 +261,7 @@ fn two_sentences_or_messages_make_no_initials_together() {
     let request = "Translate 'good morning' into Portuguese.";
     let conversation = Conversation::new(None, &[], request, request);
     let call = json!({"name": "geo.info", "arguments": {"language": "pt"}});
-    assert!(conversation.ungrounded(&call, "").is_some());
+    assert!(conversation.ungrounded(&call, "", &[]).is_some());
     assert!(!initials("Turn it on. Please hurry").contains(&"op".to_owned()));
 }
 
@@ -268,11 +271,11 @@ fn the_developer_s_system_text_and_system_messages_are_part_of_the_conversation(
     let call = json!({"name": "clock", "arguments": {"timezone": "Europe/Oslo"}});
     let system = "The user's time zone is Europe/Oslo.";
     let told = Conversation::new(Some(system), &[], "Time?", "Time?");
-    assert!(told.ungrounded(&call, "").is_none());
+    assert!(told.ungrounded(&call, "", &[]).is_none());
     let history = [Message::system(system)];
     let in_history = Conversation::new(None, &history, "Time?", "Time?");
-    assert!(in_history.ungrounded(&call, "").is_none());
-    assert!(asked("Time?").ungrounded(&call, "").is_some());
+    assert!(in_history.ungrounded(&call, "", &[]).is_none());
+    assert!(asked("Time?").ungrounded(&call, "", &[]).is_some());
 }
 
 #[test]
@@ -391,7 +394,10 @@ fn a_value_in_a_script_written_without_spaces_is_found_in_the_text() {
             Vec::<String>::new(),
             "{request}: {city}"
         );
-        assert!(conversation.ungrounded(&call, "").is_none(), "{request}");
+        assert!(
+            conversation.ungrounded(&call, "", &[]).is_none(),
+            "{request}"
+        );
     }
 }
 
@@ -425,4 +431,111 @@ fn the_text_a_value_without_spaces_is_looked_for_in_is_cut_between_chars() {
     let request = format!("{text}上海");
     let call = json!({"name": "weather", "arguments": {"city": "上海"}});
     assert_eq!(asked(&request).unasked(&call, &weather()), ["city"]);
+}
+
+/// A sports tool documented with examples, as servers hand them over.
+fn standings() -> (String, Vec<Vec<String>>) {
+    let description = "Returns a football league's table for a season.";
+    let arguments = json!({
+        "type": "object",
+        "properties": {
+            "league": {"type": "string", "description": "The league, e.g. 'Serie A'."},
+            "season": {"type": "string", "description": "The season, e.g. '2023-24'."}
+        },
+        "required": ["league", "season"]
+    });
+    let about = format!("sports.get_standings {description} league season");
+    (about, super::examples::of(description, &arguments))
+}
+
+#[test]
+fn a_call_of_the_documentations_examples_is_questioned_though_the_request_names_its_subject() {
+    let (about, examples) = standings();
+    let call = json!({"name": "sports.get_standings", "arguments": {"league": "Serie A", "season": "2023-24"}});
+    let request = asked("Explain the offside rule in football in one sentence.");
+    // Without the examples, "football" in the description lets the call stand.
+    assert!(request.ungrounded(&call, &about, &[]).is_none());
+    let violation = request
+        .ungrounded(&call, &about, &examples)
+        .expect("copied examples");
+    assert_eq!(violation.pointer(), "/arguments");
+    assert!(
+        matches!(violation.kind(), crate::ViolationKind::CopiedExample { values } if values == &["\"Serie A\"", "\"2023-24\""]),
+        "{violation:?}"
+    );
+    assert!(
+        violation
+            .to_string()
+            .contains("examples given in the function's description"),
+        "{violation}"
+    );
+}
+
+#[test]
+fn an_example_the_user_wrote_too_is_the_users() {
+    let (about, examples) = standings();
+    for (request, arguments) in [
+        (
+            "Serie A table for 2023-24 please",
+            json!({"league": "Serie A", "season": "2023-24"}),
+        ),
+        // One value of the user's is enough for the call to stand, examples beside it.
+        (
+            "How does the Premier League table look?",
+            json!({"league": "Premier League", "season": "2023-24"}),
+        ),
+        (
+            "serie a standings",
+            json!({"league": "Serie A", "season": "2024-25"}),
+        ),
+    ] {
+        let call = json!({"name": "sports.get_standings", "arguments": arguments});
+        assert!(
+            asked(request)
+                .ungrounded(&call, &about, &examples)
+                .is_none(),
+            "{request}"
+        );
+    }
+}
+
+#[test]
+fn a_value_of_the_models_own_that_is_no_example_keeps_the_old_rule() {
+    let (about, examples) = standings();
+    // A made-up value, not the documentation's: the request names the tool's subject.
+    let call = json!({"name": "sports.get_standings", "arguments": {"league": "Bundesliga", "season": "2021-22"}});
+    let request = asked("Explain the offside rule in football in one sentence.");
+    assert!(request.ungrounded(&call, &about, &examples).is_none());
+    // A default written in a description is no example.
+    let description = "The current time in a time zone. The zone defaults to UTC.";
+    let arguments = json!({"properties": {"timezone": {"type": "string", "description": "IANA zone; UTC when left out."}}});
+    let call = json!({"name": "time_now", "arguments": {"timezone": "UTC"}});
+    let about = format!("time_now {description} timezone");
+    let examples = super::examples::of(description, &arguments);
+    assert!(
+        asked("Time?")
+            .ungrounded(&call, &about, &examples)
+            .is_none()
+    );
+}
+
+proptest::proptest! {
+    /// Whatever the documentation's examples, a call holding a value the user wrote is
+    /// never questioned as made of them.
+    #[test]
+    fn a_call_with_a_value_of_the_request_is_never_questioned_as_copied(
+        value in "[A-Z][a-z]{2,9}( [A-Z][a-z]{2,9})?",
+        example in "[A-Z][a-z]{2,9}",
+        lead in "(Please|Show me|What about|I need|Hey,) ",
+    ) {
+        let description = format!("Looks things up, e.g. '{example}' or '{value}'.");
+        let arguments = json!({"properties": {
+            "first": {"type": "string", "description": format!("For example {example}.")},
+            "second": {"type": "string", "examples": [value.clone()]}
+        }});
+        let examples = super::examples::of(&description, &arguments);
+        let request = format!("{lead}{value}");
+        let call = json!({"name": "lookup", "arguments": {"first": example, "second": value}});
+        proptest::prop_assert!(asked(&request).ungrounded(&call, "lookup", &examples).is_none());
+    }
 }

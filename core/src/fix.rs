@@ -145,7 +145,10 @@ pub enum FixKind {
     TextToolCall { format: &'static str, count: usize },
     /// An optional argument of a tool call whose value the user never gave (found nowhere
     /// in the conversation, none the tool lists, not the default it states) was left
-    /// out, so that the tool's default applies (`"age": 16` for "I'm 165cm and 80kg").
+    /// out, so that the tool's default applies (`"age": 16` for "I'm 165cm and 80kg"); so
+    /// is an argument the tool's schema does not list, with a value found nowhere in the
+    /// conversation (`"limit": 10` for a tool of `league` and `season`), where the schema
+    /// describes no other keys.
     /// `value` is the value as the model wrote it, as JSON, quoted and bounded. Only in
     /// replies to a union of tools with an answer (a `Toolset` with `with_answer()`, a
     /// derived enum with an `#[answer]` variant); never where the call would not fit the

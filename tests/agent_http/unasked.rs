@@ -290,3 +290,37 @@ async fn a_value_written_to_fix_a_violation_is_kept_when_the_calls_grow_in_numbe
     assert_eq!(calls[0].arguments()["currency"], json!("EUR"));
     assert_eq!(bodies(&server).await.len(), 2);
 }
+
+#[tokio::test]
+async fn an_argument_the_tool_does_not_list_with_a_value_never_given_is_left_out() {
+    // `compounds_per_year` is another tool's argument, `color` an object: only strings and
+    // numbers are judged, so the object stays; `title` the user gave.
+    let reply = event(json!({"compounds_per_year": 12, "color": {"r": 0}}));
+    let (_server, provider) = openai(vec![chat(&reply)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let answered = agent
+        .ask_tools(&calendar(), STANDUP)
+        .answered()
+        .await
+        .expect("a call");
+    let Choice::Calls(calls) = &answered.value else {
+        panic!("a call: {:?}", answered.value)
+    };
+    assert_eq!(
+        calls[0].arguments(),
+        &json!({"title": "standup", "hour": 9, "color": {"r": 0}})
+    );
+    let fixes: Vec<String> = answered.attempts[0]
+        .fixes()
+        .iter()
+        .map(|f| f.kind().to_string())
+        .collect();
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert!(fixes[0].contains("compounds_per_year"), "{fixes:?}");
+
+    // A key the tool does not list, with a value the user gave, stays.
+    let (_server, provider) = openai(vec![chat(&event(json!({"place": "standup room"})))]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let kept = arguments(agent, &[]).await;
+    assert_eq!(kept["place"], "standup room");
+}

@@ -1,4 +1,4 @@
-//! Optional arguments the user never gave.
+//! Optional arguments the user never gave, and arguments the tool does not take.
 //!
 //! A model calling the right tool with the right values still fills in the optional
 //! arguments it was not asked for: an age for a BMI (`"age": 16` for "I'm 165cm and
@@ -9,7 +9,10 @@
 //! time and quantity stand for, the initials of its phrases), is none of the values or
 //! bounds its schema lists, and is not the default its schema or its description states,
 //! is left out of the call, so that the tool's default applies; the loop reports it as a
-//! fix ([`crate::FixKind::UnaskedArgument`]), never where the model wrote the value to fix
+//! fix ([`crate::FixKind::UnaskedArgument`]). So is an argument the tool's schema does
+//! not list, with a value the conversation never gives (`"compounds_per_year": 12`, from
+//! another tool, in a currency conversion), where the schema lists its arguments and
+//! describes no other keys. Neither is left out where the model wrote the value to fix
 //! a violation there, nor where the call would not fit the tool's schema without it
 //! (`doubts::leave_out_unasked`).
 //!
@@ -54,22 +57,34 @@ impl Conversation {
             .iter()
             .filter(|(name, _)| !required.contains(&name.as_str()))
             .filter(|(name, value)| {
-                let Some(property) = properties.and_then(|p| p.get(name.as_str())) else {
-                    return false;
-                };
                 // A string of no words (`"€"`) says too little to be judged.
                 let judged = matches!(value, Value::Number(_))
                     || value.as_str().is_some_and(|s| !words(s).is_empty());
-                judged && !self.holds(value) && {
-                    let parts = parts(schema, property);
-                    !parts
+                if !judged || self.holds(value) {
+                    return false;
+                }
+                match properties.and_then(|p| p.get(name.as_str())) {
+                    Some(property) => !parts(schema, property)
                         .iter()
-                        .any(|part| listed(part, value) || is_default(part, value))
+                        .any(|part| listed(part, value) || is_default(part, value)),
+                    None => properties.is_some() && declares_all(schema),
                 }
             })
             .map(|(name, _)| name.clone())
             .collect()
     }
+}
+
+/// Whether an arguments' schema that lists `properties` declares every argument its tool
+/// takes: it describes no other keys (no `patternProperties`, no `additionalProperties`
+/// schema). An open object with no `additionalProperties` at all, as tool servers write
+/// them, still declares its arguments: a key it does not list (`"limit": 10` for a tool
+/// of `league` and `season`) is the model's, taken from another tool or made up.
+fn declares_all(schema: &Value) -> bool {
+    schema.get("patternProperties").is_none()
+        && !schema
+            .get("additionalProperties")
+            .is_some_and(Value::is_object)
 }
 
 /// How deep [`parts`] follows `$ref`s and alternatives, and how many parts it gathers at
@@ -211,6 +226,40 @@ mod tests {
     }
 
     #[test]
+    fn an_argument_the_tool_does_not_list_with_a_value_never_given_is_found() {
+        let request = "Area of a triangle, base 12 and height 7.5, with 3 decimals";
+        let found = unasked(
+            request,
+            json!({"base": 12, "height": 7.5, "limit": 10, "level": "high"}),
+        );
+        assert_eq!(found, ["limit", "level"]);
+        // One the user gave stands, and so do booleans, arrays and objects.
+        let arguments =
+            json!({"base": 12, "height": 7.5, "decimals": 3, "round": true, "tags": ["a"]});
+        assert_eq!(unasked(request, arguments), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_schema_that_takes_other_keys_or_lists_none_keeps_them() {
+        let conversation = Conversation::new(None, &[], "tag it", "tag it");
+        let call = json!({"name": "t", "arguments": {"color": "red"}});
+        for schema in [
+            json!({"type": "object", "properties": {"x": {}}, "additionalProperties": {"type": "string"}}),
+            json!({"type": "object", "properties": {"x": {}}, "patternProperties": {"^c": {}}}),
+            json!({"type": "object"}),
+            json!({"$ref": "#/$defs/T", "$defs": {"T": {"type": "object", "properties": {"x": {}}}}}),
+        ] {
+            assert_eq!(
+                conversation.unasked(&call, &schema),
+                Vec::<String>::new(),
+                "{schema}"
+            );
+        }
+        let open = json!({"type": "object", "properties": {"x": {}}, "additionalProperties": true});
+        assert_eq!(conversation.unasked(&call, &open), ["color"]);
+    }
+
+    #[test]
     fn an_optional_value_the_user_never_gave_is_found() {
         let found = unasked(
             "Area of a triangle, base 12 and height 7.5?",
@@ -235,8 +284,8 @@ mod tests {
             json!({"base": 12, "height": 7.5, "brightness": 255}),
             // Required arguments are the whole-call check's business.
             json!({"base": 99, "height": 1}),
-            // Unknown arguments are the schema's.
-            json!({"base": 12, "height": 7.5, "colour": "red"}),
+            // An argument the tool does not list, with a value the user gave.
+            json!({"base": 12, "height": 7.5, "measure": "cm"}),
         ] {
             assert_eq!(
                 unasked(request, arguments.clone()),

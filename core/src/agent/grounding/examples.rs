@@ -79,8 +79,13 @@ fn walk(schema: &Value, depth: usize, phrases: &mut Vec<Vec<String>>) {
                     None => {}
                 }
             }
+            // A property may be named `description` or `example`: only the annotations
+            // themselves (a text, a list or a scalar) are not walked.
             map.iter()
-                .filter(|(key, _)| !matches!(key.as_str(), "description" | "examples" | "example"))
+                .filter(|(key, value)| {
+                    value.is_object()
+                        || !matches!(key.as_str(), "description" | "examples" | "example")
+                })
                 .for_each(|(_, v)| walk(v, depth + 1, phrases));
         }
         Value::Array(items) => items.iter().for_each(|v| walk(v, depth + 1, phrases)),
@@ -193,6 +198,9 @@ mod tests {
                 "limit": {"type": "integer", "example": 25}
             }
         });
+        let named = json!({"properties": {"description": {"type": "string", "description": "A note, e.g. 'bring cake'."}}});
+        let found: Vec<String> = of("", &named).into_iter().map(|p| p.join(" ")).collect();
+        assert_eq!(found, ["bring cake"]);
         let found: Vec<String> = of("", &arguments)
             .into_iter()
             .map(|p| p.join(" "))

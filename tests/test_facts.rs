@@ -153,6 +153,53 @@ fn an_unusable_reply_gets_an_example_of_placeholders() {
     assert!(!texts[0].contains("keep"), "{}", texts[0]);
 }
 
+/// A union of a recipe search, a timer and a direct answer.
+#[derive(ToolSchema, Debug)]
+#[allow(dead_code)]
+enum Kitchen {
+    /// Search recipes by ingredient.
+    #[tool]
+    SearchRecipes {
+        /// Ingredients the recipe must use.
+        ingredients: Vec<String>,
+    },
+    /// Start a timer.
+    #[tool]
+    SetTimer { minutes: f64 },
+    /// Reply to the user directly.
+    #[answer]
+    Answer(String),
+}
+
+fn kitchen_repair(raw: &str) -> (RepairPrompt, String) {
+    let err = toolschema::parse::<Kitchen>(raw).expect_err("the reply must fail");
+    let prompt = RepairPrompt::new::<Kitchen>(raw, &err).attempt(1, 3);
+    let text = prompt.to_string();
+    (prompt, text)
+}
+
+/// A call of a function the union lacks: its arguments were checked against no tool, so
+/// they are not named as right, whatever tool they would fit; a right name is kept where
+/// an argument is wrong.
+#[test]
+fn a_call_of_no_tool_keeps_none_of_its_arguments() {
+    for raw in [
+        r#"{"name": "wine_pairing", "arguments": {"ingredients": ["mushroom", "risotto"]}}"#,
+        r#"{"name": "wine_pairing", "arguments": {"dish": "risotto"}}"#,
+        r#"{"name": "set_timr", "arguments": {"minutes": 5}}"#,
+    ] {
+        let (prompt, text) = kitchen_repair(raw);
+        assert!(
+            prompt.kept_fields().is_empty(),
+            "{raw}: {:?}",
+            prompt.kept_fields()
+        );
+        assert!(!text.contains("keep"), "{raw}: {text}");
+    }
+    let (prompt, _) = kitchen_repair(r#"{"name": "set_timer", "arguments": {"minutes": "five"}}"#);
+    assert_eq!(prompt.kept_fields(), ["name"]);
+}
+
 /// The first request's example of a record: placeholders by default, realistic values
 /// when asked for, none when turned off.
 #[tokio::test]

@@ -136,10 +136,11 @@ impl Target {
         )
     }
 
-    /// The tool a call `{"name": …}` names, as the model is shown it.
+    /// The tool a call `{"name": …}` names, as the model is shown it or as its server
+    /// spells it ([`UnionDescription::tool`]).
     pub fn tool_of(&self, call: &Value) -> Option<&ToolDescription> {
         let name = call.get("name").and_then(Value::as_str)?;
-        self.tools()?.iter().find(|t| t.name == name)
+        self.union.as_ref()?.tool(name)
     }
 
     /// What is asked for: a derived type or a schema of its own, described once.
@@ -480,4 +481,39 @@ fn snake(name: &str) -> String {
     }
     let out = out.trim_matches('_').to_owned();
     if out.is_empty() { "answer".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Target;
+    use crate::Toolset;
+
+    /// The grounding checks find a call's tool, its description and its examples, by
+    /// either spelling of its name.
+    #[test]
+    fn a_call_names_its_tool_as_shown_or_as_its_server_spells_it() {
+        let tools = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+            "name": "weather.get_forecast",
+            "description": "The forecast for a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}
+        }}]))
+        .expect("the tools load")
+        .with_answer();
+        let target = Target::with_union(
+            tools.schema().clone(),
+            "choice",
+            tools.description().cloned(),
+        );
+        for name in ["weather_get_forecast", "weather.get_forecast"] {
+            let call = json!({"name": name, "arguments": {}});
+            let tool = target.tool_of(&call).expect(name);
+            assert_eq!(tool.server_name, "weather.get_forecast");
+            assert!(target.about(&call).contains("The forecast for a city."));
+        }
+        assert!(target.tool_of(&json!({"name": "weather"})).is_none());
+        assert!(target.tool_of(&json!({"answer": "Sunny"})).is_none());
+        assert_eq!(target.about(&json!({"name": "get_weather"})), "");
+    }
 }

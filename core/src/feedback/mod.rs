@@ -404,12 +404,19 @@ impl RepairPrompt {
 
     /// The members of the reply that were right, by key: no violation is at or under
     /// them, and none is about the reply as a whole. Empty when the reply is no object.
+    ///
+    /// The arguments of a tool call (`{"name": …, "arguments": …}`) whose name is wrong are
+    /// not among them: arguments are checked against the tool the name names, so those of
+    /// no tool were checked against nothing, and keeping them would hold the model to the
+    /// call it got wrong (a made-up `wine` with a recipe search's arguments).
     pub fn kept_fields(&self) -> Vec<&str> {
         let Some(Value::Object(members)) = &self.value else {
             return Vec::new();
         };
+        let name_wrong = members.contains_key("name") && !self.error.right_at("/name");
         members
             .keys()
+            .filter(|key| !(name_wrong && key.as_str() == "arguments"))
             .filter(|key| {
                 let pointer = format!("/{}", crate::pointer::token(key));
                 self.error.right_at(&pointer)

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::words::words;
+use super::words::{sentence, words};
 
 /// Words that introduce examples in a description, lowercased.
 const MARKERS: &[&str] = &[
@@ -134,24 +134,6 @@ fn starts_a_word(text: &str, at: usize) -> bool {
         .chars()
         .next_back()
         .is_none_or(|c| !c.is_alphanumeric())
-}
-
-/// The start of `rest` up to the end of its sentence or bracket.
-fn sentence(rest: &str) -> &str {
-    let mut end = rest.len();
-    for (i, c) in rest.char_indices() {
-        let next = rest[i + c.len_utf8()..].chars().next();
-        let stop = match c {
-            ')' | ';' | '\n' => true,
-            '.' => next.is_none_or(char::is_whitespace),
-            _ => false,
-        };
-        if stop {
-            end = i;
-            break;
-        }
-    }
-    &rest[..end]
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@
 use serde_json::Value;
 
 use super::Conversation;
-use super::words::{numbers, words};
+use super::words::{numbers, sentence, words};
 
 /// How far after the word "default" a description's default is looked for, in chars.
 const DEFAULT_WINDOW: usize = 40;
@@ -162,20 +162,6 @@ fn is_default(property: &Value, value: &Value) -> bool {
             .collect();
         names_value(sentence(&after), value)
     })
-}
-
-/// The text up to the end of its sentence: a `;`, a `)`, or a `.` that is no decimal
-/// point (`default 0.5. Use…` ends after `0.5`).
-fn sentence(text: &str) -> &str {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let digit = |i: usize| chars.get(i).is_some_and(|(_, c)| c.is_ascii_digit());
-    let end = chars.iter().enumerate().find(|&(i, &(_, c))| {
-        c == ';' || c == ')' || (c == '.' && !(i > 0 && digit(i - 1) && digit(i + 1)))
-    });
-    match end {
-        Some((_, &(at, _))) => &text[..at],
-        None => text,
-    }
 }
 
 /// Whether the text of a description's default names `value`: every word of a string, or
@@ -359,15 +345,6 @@ mod tests {
             json!({"base": 3, "height": 4, "unit": "€"}),
         );
         assert_eq!(found, Vec::<String>::new());
-    }
-
-    #[test]
-    fn a_stated_default_ends_with_its_sentence_but_not_at_a_decimal_point() {
-        assert_eq!(super::sentence(" is 0.5. use 2 for more"), " is 0.5");
-        assert_eq!(super::sentence(" 'units'; or cm"), " 'units'");
-        assert_eq!(super::sentence(": en) and more"), ": en");
-        assert_eq!(super::sentence(" is 3."), " is 3");
-        assert_eq!(super::sentence(" none"), " none");
     }
 
     #[test]

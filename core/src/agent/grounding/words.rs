@@ -389,11 +389,46 @@ pub(super) fn names_a_function(name: &str) -> bool {
     one_lower_word || name.contains('_') || camel || dotted
 }
 
+/// The start of `text` up to the end of its sentence, clause or bracket: a `;`, a `)`, a
+/// line break, or a `.` followed by a space or by nothing. A `.` inside a word or number
+/// goes on (`0.5`, `example.com`, `U.S.A`), so `default 0.5. Use…` ends after `0.5`.
+/// What a description states (a default, an example) is read up to here.
+pub(super) fn sentence(text: &str) -> &str {
+    let mut end = text.len();
+    for (i, c) in text.char_indices() {
+        let next = text[i + c.len_utf8()..].chars().next();
+        let stop = match c {
+            ')' | ';' | '\n' => true,
+            '.' => next.is_none_or(char::is_whitespace),
+            _ => false,
+        };
+        if stop {
+            end = i;
+            break;
+        }
+    }
+    &text[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
-    use super::numbers;
+    use super::{numbers, sentence};
+
+    #[test]
+    fn a_sentence_ends_at_its_stop_but_not_at_a_point_inside_a_word_or_number() {
+        assert_eq!(sentence(" is 0.5. use 2 for more"), " is 0.5");
+        assert_eq!(sentence(" 'units'; or cm"), " 'units'");
+        assert_eq!(sentence(": en) and more"), ": en");
+        assert_eq!(sentence(" is 3."), " is 3");
+        assert_eq!(sentence(" none"), " none");
+        assert_eq!(sentence(" 'Serie A'\n  season: the year"), " 'Serie A'");
+        assert_eq!(
+            sentence(" example.com or U.S.A. Then"),
+            " example.com or U.S.A"
+        );
+    }
 
     // The writer's own spelling of the numbers, apart from the reader's tables: a word
     // misspelled there would otherwise be written and read back alike, and pass.

@@ -200,6 +200,34 @@ fn a_call_of_no_tool_keeps_none_of_its_arguments() {
     assert_eq!(prompt.kept_fields(), ["name"]);
 }
 
+/// A program to run, as a record: its `name` and `arguments` are fields like any other,
+/// not a call of a tool.
+#[derive(ToolSchema, Debug)]
+struct Command {
+    /// The program, in lowercase letters.
+    #[schema(pattern = "^[a-z]+$")]
+    name: String,
+    arguments: Vec<String>,
+}
+
+/// Only a union of tool calls drops a wrong call's arguments: a record with fields of the
+/// same names had its arguments checked, and keeps them when only its name is wrong.
+#[test]
+fn a_record_with_a_name_and_arguments_keeps_its_right_arguments() {
+    let raw = r#"{"name": "Git", "arguments": ["status", "--short"]}"#;
+    let err = toolschema::parse::<Command>(raw).expect_err("the name breaks its pattern");
+    let prompt = RepairPrompt::new::<Command>(raw, &err).attempt(1, 3);
+    assert_eq!(prompt.kept_fields(), ["arguments"]);
+    assert!(
+        prompt.to_string().contains("keep it as it is: /arguments."),
+        "{prompt}"
+    );
+    let fixed: Command =
+        toolschema::parse(r#"{"name": "git", "arguments": ["status", "--short"]}"#)
+            .expect("a lowercase name fits");
+    assert_eq!((fixed.name.as_str(), fixed.arguments.len()), ("git", 2));
+}
+
 /// The first request's example of a record: placeholders by default, realistic values
 /// when asked for, none when turned off.
 #[tokio::test]

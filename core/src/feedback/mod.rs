@@ -24,6 +24,7 @@ use crate::message::Message;
 use crate::render;
 use crate::repair::{Fix, FixKind};
 use crate::schema::Schema;
+use crate::schema::union::ToolUnion;
 use crate::tool_schema::ToolSchema;
 
 /// How a repair is sent to the model.
@@ -266,6 +267,9 @@ pub struct RepairPrompt {
     example: Value,
     /// What the reply said, as local repair reads it: where the fields to keep are read.
     value: Option<Value>,
+    /// Whether the schema is a union of tool calls (`{"name": …, "arguments": …}`), whose
+    /// arguments are checked against the tool the name names.
+    tool_union: bool,
     request: Option<String>,
     attempt: usize,
     max_attempts: usize,
@@ -289,6 +293,7 @@ impl RepairPrompt {
             shape: render::compact_schema(schema),
             example: render::placeholder_example_schema(schema),
             value: crate::extract::closest_value(reply),
+            tool_union: ToolUnion::at_root(schema).is_some(),
             request: None,
             attempt: 1,
             max_attempts: 1,
@@ -405,15 +410,17 @@ impl RepairPrompt {
     /// The members of the reply that were right, by key: no violation is at or under
     /// them, and none is about the reply as a whole. Empty when the reply is no object.
     ///
-    /// The arguments of a tool call (`{"name": …, "arguments": …}`) whose name is wrong are
-    /// not among them: arguments are checked against the tool the name names, so those of
-    /// no tool were checked against nothing, and keeping them would hold the model to the
-    /// call it got wrong (a made-up `wine` with a recipe search's arguments).
+    /// Where the schema is a union of tool calls, the arguments of a call whose name is
+    /// wrong are not among them: arguments are checked against the tool the name names, so
+    /// those of no tool were checked against nothing, and keeping them would hold the model
+    /// to the call it got wrong (a made-up `wine` with a recipe search's arguments). A
+    /// record that merely has `name` and `arguments` fields keeps them by the usual rule.
     pub fn kept_fields(&self) -> Vec<&str> {
         let Some(Value::Object(members)) = &self.value else {
             return Vec::new();
         };
-        let name_wrong = members.contains_key("name") && !self.error.right_at("/name");
+        let name_wrong =
+            self.tool_union && members.contains_key("name") && !self.error.right_at("/name");
         members
             .keys()
             .filter(|key| !(name_wrong && key.as_str() == "arguments"))

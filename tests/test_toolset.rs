@@ -57,6 +57,9 @@ mod dialects;
 #[path = "toolset/agreement.rs"]
 mod agreement;
 
+#[path = "toolset/type_names.rs"]
+mod type_names;
+
 /// The names of 0.1 still compile, deprecated, and name the same types as the new ones:
 /// `Call` is `ValidCall` (a validated call, apart from the `ToolCall` a model wrote) and
 /// `mcp::McpCall` is `mcp::McpToolRun`.

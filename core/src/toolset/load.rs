@@ -3,10 +3,15 @@
 //! Each entry's problems are located by a pointer into the list given (`/2/function/name`,
 //! `/tools/0/inputSchema/if`) and name the tool, and every problem of every entry is
 //! reported at once.
+//!
+//! Type names written outside JSON Schema's vocabulary, as Python, the Gorilla function
+//! format and Gemini write them (`"float"`, `"dict"`, `"tuple"`, `"any"`, `"STRING"`), are
+//! read as the JSON Schema types they stand for (see `type_names`); a schema given to
+//! [`Toolset::tool`] is JSON Schema as written.
 
 use serde_json::{Value, json};
 
-use super::Toolset;
+use super::{Toolset, type_names};
 use crate::Error;
 use crate::error::{Violation, ViolationKind};
 
@@ -25,6 +30,9 @@ impl Toolset {
     /// `[{"type": "function", "function": {name, description, parameters}}]`. The flat
     /// form of the Responses API (`{"type": "function", name, description, parameters}`)
     /// and `{"tools": […]}` are read too; a function without `parameters` takes none.
+    /// Python's and Gemini's type names (`"float"`, `"dict"`, `"list"`, `"any"`,
+    /// `"STRING"`) are read as JSON Schema's (`"number"`, `"object"`, `"array"`, any value,
+    /// `"string"`), and the tools are sent to providers that way.
     ///
     /// ```
     /// use serde_json::json;
@@ -180,11 +188,13 @@ fn add(set: &mut Toolset, entry: &Value, at: &str, layout: &Layout, errors: &mut
             return;
         }
     };
-    let schema = match tool.get(layout.schema_key) {
+    let mut schema = match tool.get(layout.schema_key) {
         Some(schema) => schema.clone(),
         // A tool that declares no arguments takes none.
         None => json!({ "type": "object", "properties": {} }),
     };
+    // Lists written outside JSON Schema's vocabulary (`"float"`, `"dict"`, `"STRING"`).
+    type_names::read_as_json_schema(name, &mut schema);
     let schema_at = format!("{inner_at}/{}", layout.schema_key);
     let name_at = format!("{inner_at}/name");
     if let Err(e) = set.add_json(name, description, schema, &name_at, &schema_at) {

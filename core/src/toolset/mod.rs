@@ -54,6 +54,7 @@ mod check;
 mod choice;
 mod describe;
 mod load;
+mod type_names;
 
 use std::any::TypeId;
 use std::collections::HashMap;

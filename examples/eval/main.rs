@@ -11,6 +11,7 @@
 //! cargo run --release --example eval -- --set choice                   # tools or a direct answer
 //! cargo run --release --example eval -- --set choice --rows tools,naive,derived --out choice.json
 //! cargo run --release --example eval -- --set choice --check
+//! cargo run --release --example eval -- --set choice --plain           # 24 plain cases
 //! ```
 //!
 //! Rows: `auto`, `json_schema`, `json_object`, `prompt`, `tools` (`Agent::ask` in that
@@ -31,7 +32,9 @@
 //! OpenAI tools array, scored like BFCL's AST checker. Rows: the modes (`Agent::ask_tools`
 //! on the tools array), `naive` (the tools pasted into the user's message) and, when asked,
 //! `derived` (over the cases whose tools are also a derived union). It reports right per
-//! row and kind, model calls, tokens and seconds per case.
+//! row and kind, model calls, tokens and seconds per case. `--plain` asks its 24 plain
+//! cases instead (`choice/plain.rs`): snake_case names and one-line descriptions, written
+//! after the choice machinery to see whether it holds on cases it was not developed on.
 
 mod agent_row;
 mod chat;
@@ -61,7 +64,7 @@ use tasks::Task;
 
 const USAGE: &str = "usage: eval [--set types|runtime|choice] \
 [--rows auto,json_schema,json_object,prompt,tools,derived,naive,naive+system,instructor] \
-[--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check]";
+[--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check] [--plain]";
 
 const ROWS: &[&str] = &[
     "auto",
@@ -141,6 +144,8 @@ struct Options {
     attempts: usize,
     max_tokens: u32,
     check: bool,
+    /// The cases of `--set choice`: the main ones, or the plain ones (`--plain`).
+    choice_cases: choice::Cases,
 }
 
 fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -152,6 +157,7 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
         attempts: 3,
         max_tokens: 400,
         check: false,
+        choice_cases: choice::Cases::Main,
     };
     let mut rows = None;
     let mut args = args.peekable();
@@ -195,6 +201,7 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
                     .map_err(|_| "--max-tokens takes a number")?
             }
             "--check" => options.check = true,
+            "--plain" => options.choice_cases = choice::Cases::Plain,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -218,6 +225,9 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
             .find(|r| r.starts_with("instructor") || r.starts_with("naive+"))
     {
         return Err(format!("the row `{row}` has no form for --set choice"));
+    }
+    if options.choice_cases == choice::Cases::Plain && options.set != Set::Choice {
+        return Err("--plain picks the plain cases of --set choice".to_owned());
     }
     Ok(options)
 }
@@ -530,6 +540,13 @@ mod tests {
         let args = ["--set", "choice", "--rows", "naive+system"].map(String::from);
         let error = options(args.into_iter()).err().unwrap_or_default();
         assert!(error.contains("`naive+system` has no form"), "{error}");
+        let args = ["--set", "choice", "--plain"].map(String::from);
+        let plain = options(args.into_iter()).expect("options");
+        assert_eq!(plain.choice_cases, crate::choice::Cases::Plain);
+        assert_eq!(choice.choice_cases, crate::choice::Cases::Main);
+        let args = ["--set", "types", "--plain"].map(String::from);
+        let error = options(args.into_iter()).err().unwrap_or_default();
+        assert!(error.contains("--plain picks the plain cases"), "{error}");
         assert_eq!(
             agent_kind(Set::Choice, "json_object", &[]),
             (Asks::Toolset, Mode::JsonObject, vec![])

@@ -1,5 +1,5 @@
 //! What `--set choice --check` asserts before any model is asked: sixteen cases of each
-//! kind, tools arrays that load as a `Toolset` and are open objects as servers send them,
+//! kind (six in the plain set), tools arrays that load as a `Toolset` and are open objects as servers send them,
 //! expected calls that name a tool of their case and list every argument it has (the
 //! required ones never optional), accepted values that fit the tool's parameters (the
 //! `jsonschema` crate is the oracle) and score right, and derived unions with the JSON
@@ -11,16 +11,20 @@ use toolschema::Toolset;
 
 use super::derived::{self, DerivedGroup};
 use super::score::{judge, parameters_of};
-use super::{Case, Expected, Kind};
+use super::{Case, Cases, Expected, Kind};
 use crate::runtime_check::differences;
 
 /// The problems of the cases; none when all is well.
-pub fn problems(cases: &[Case]) -> Vec<String> {
+pub fn problems(set: Cases, cases: &[Case]) -> Vec<String> {
     let mut problems = Vec::new();
     for kind in Kind::ALL {
         let count = cases.iter().filter(|c| c.kind == kind).count();
-        if count < 16 {
-            problems.push(format!("{count} {} cases; at least 16 wanted", kind.name()));
+        let wanted = set.per_kind();
+        if count < wanted {
+            problems.push(format!(
+                "{count} {} cases; at least {wanted} wanted",
+                kind.name()
+            ));
         }
     }
     for (index, case) in cases.iter().enumerate() {
@@ -34,7 +38,12 @@ pub fn problems(cases: &[Case]) -> Vec<String> {
             problems.push(format!("{at}: the request is there twice"));
         }
     }
-    for group in derived::groups() {
+    // The derived unions are of the main set's tools.
+    let groups = match set {
+        Cases::Main => Vec::from(derived::groups()),
+        Cases::Plain => Vec::new(),
+    };
+    for group in groups {
         problems.extend(
             group_problems(&group, cases)
                 .into_iter()
@@ -269,7 +278,9 @@ mod tests {
 
     #[test]
     fn the_cases_are_sound() {
-        assert_eq!(problems(&all()), Vec::<String>::new());
+        for set in [Cases::Main, Cases::Plain] {
+            assert_eq!(problems(set, &all(set)), Vec::<String>::new(), "{set:?}");
+        }
     }
 
     #[test]

@@ -26,6 +26,7 @@ mod check;
 mod derived;
 mod groups;
 mod naive;
+mod plain;
 mod report;
 mod run;
 mod score;
@@ -46,6 +47,25 @@ pub const ROWS: &[&str] = &[
     "prompt",
     "naive",
 ];
+
+/// Which cases `--set choice` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cases {
+    /// The 64 cases of `cases_*.rs`, tools documented at length.
+    Main,
+    /// The 24 cases of `plain.rs` (`--plain`).
+    Plain,
+}
+
+impl Cases {
+    /// The fewest cases of each kind the set holds.
+    pub fn per_kind(self) -> usize {
+        match self {
+            Cases::Main => 16,
+            Cases::Plain => 6,
+        }
+    }
+}
 
 /// What a case tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,15 +124,25 @@ impl Case {
     }
 }
 
-/// Every case, sixteen of each kind, in kind order.
-pub fn all() -> Vec<Case> {
+/// The cases of a set: the main one (sixteen of each kind) or the plain one (six of
+/// each kind, `plain.rs`), in kind order.
+pub fn all(cases: Cases) -> Vec<Case> {
+    let lists = match cases {
+        Cases::Main => [
+            (Kind::Simple, cases_simple::all()),
+            (Kind::Multiple, cases_multiple::all()),
+            (Kind::Irrelevant, cases_irrelevant::all()),
+            (Kind::Chatty, cases_chatty::all()),
+        ],
+        Cases::Plain => [
+            (Kind::Simple, plain::simple()),
+            (Kind::Multiple, plain::multiple()),
+            (Kind::Irrelevant, plain::irrelevant()),
+            (Kind::Chatty, plain::chatty()),
+        ],
+    };
     let mut cases = Vec::new();
-    for (kind, list) in [
-        (Kind::Simple, cases_simple::all()),
-        (Kind::Multiple, cases_multiple::all()),
-        (Kind::Irrelevant, cases_irrelevant::all()),
-        (Kind::Chatty, cases_chatty::all()),
-    ] {
+    for (kind, list) in lists {
         cases.extend(list.into_iter().map(|(tools, request, expected)| Case {
             kind,
             tools,

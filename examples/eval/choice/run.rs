@@ -14,7 +14,7 @@ use toolschema::{Agent, AskError, Toolset};
 
 use super::naive::NaiveChoiceRow;
 use super::report::{self, ChoiceOutcome, ChoiceSummary};
-use super::{Case, Kind, check, derived};
+use super::{Case, Cases, Kind, check, derived};
 use crate::agent_row::{AgentRow, Asks};
 use crate::chat::Chat;
 use crate::score::Trace;
@@ -90,8 +90,9 @@ async fn ask_tools(
 
 /// `eval --set choice`: the check, then every row on every selected case.
 pub async fn main(options: &Options) {
-    let all = super::all();
-    let problems = check::problems(&all);
+    let set = options.choice_cases;
+    let all = super::all(set);
+    let problems = check::problems(set, &all);
     if !problems.is_empty() {
         eprintln!("the cases are wrong:\n{}", problems.join("\n"));
         std::process::exit(1);
@@ -101,13 +102,14 @@ pub async fn main(options: &Options) {
         std::process::exit(2)
     });
     if options.check {
-        println!("{}", summary_line(&all));
+        println!("{}", summary_line(set, &all));
         return;
     }
     let (provider, chat) = crate::connect(options);
     println!(
-        "model {} · set choice · {} cases · rows {} · at most {} attempts · max_tokens {} · temperature 0\n",
+        "model {} · set choice{} · {} cases · rows {} · at most {} attempts · max_tokens {} · temperature 0\n",
         provider.model(),
+        if set == Cases::Plain { " --plain" } else { "" },
         selected.len(),
         options.rows.join(", "),
         options.attempts,
@@ -153,6 +155,7 @@ pub async fn main(options: &Options) {
     if let Some(path) = &options.out {
         let settings = json!({
             "set": "choice",
+            "cases": if set == Cases::Plain { "plain" } else { "main" },
             "rows": options.rows,
             "attempts": options.attempts,
             "max_tokens": options.max_tokens,
@@ -172,7 +175,7 @@ pub async fn main(options: &Options) {
 }
 
 /// What `--check` found true, in one line.
-fn summary_line(all: &[Case]) -> String {
+fn summary_line(set: Cases, all: &[Case]) -> String {
     let per_kind: Vec<String> = Kind::ALL
         .iter()
         .map(|&kind| {
@@ -186,7 +189,10 @@ fn summary_line(all: &[Case]) -> String {
             arrays.push(&case.tools);
         }
     }
-    let groups = derived::groups();
+    let groups = match set {
+        Cases::Main => Vec::from(derived::groups()),
+        Cases::Plain => Vec::new(),
+    };
     let in_groups = all
         .iter()
         .filter(|c| groups.iter().any(|g| (g.tools)() == c.tools))

@@ -30,7 +30,8 @@
 //! `--set choice` (`choice/`) measures choosing between tools and a direct answer: 64
 //! cases, 16 of each kind (`simple`, `multiple`, `irrelevant`, `chatty`), each with its own
 //! OpenAI tools array, scored like BFCL's AST checker. Rows: the modes (`Agent::ask_tools`
-//! on the tools array), `naive` (the tools pasted into the user's message) and, when asked,
+//! on the tools array), `naive` and `naive+first` (the tools pasted into the user's
+//! message after the request, or before it) and, when asked,
 //! `derived` (over the cases whose tools are also a derived union). It reports right per
 //! row and kind, model calls, tokens and seconds per case. `--plain` asks its 24 plain
 //! cases instead (`choice/plain.rs`): snake_case names and one-line descriptions, written
@@ -219,10 +220,9 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
         ));
     }
     if options.set == Set::Choice
-        && let Some(row) = options
-            .rows
-            .iter()
-            .find(|r| r.starts_with("instructor") || r.starts_with("naive+"))
+        && let Some(row) = options.rows.iter().find(|r| {
+            r.starts_with("instructor") || (r.starts_with("naive+") && *r != "naive+first")
+        })
     {
         return Err(format!("the row `{row}` has no form for --set choice"));
     }
@@ -526,7 +526,8 @@ mod tests {
                 "json_schema",
                 "json_object",
                 "prompt",
-                "naive"
+                "naive",
+                "naive+first"
             ]
         );
         let args = ["--set", "choice", "--rows", "tools,derived+prompt"].map(String::from);
@@ -540,6 +541,8 @@ mod tests {
         let args = ["--set", "choice", "--rows", "naive+system"].map(String::from);
         let error = options(args.into_iter()).err().unwrap_or_default();
         assert!(error.contains("`naive+system` has no form"), "{error}");
+        let args = ["--set", "choice", "--rows", "naive,naive+first"].map(String::from);
+        assert!(options(args.into_iter()).is_ok());
         let args = ["--set", "choice", "--plain"].map(String::from);
         let plain = options(args.into_iter()).expect("options");
         assert_eq!(plain.choice_cases, crate::choice::Cases::Plain);

@@ -143,7 +143,17 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
     let answers_only = !doubts.skipped
         && !conversation::results_in(history)
         && values.iter().all(|v| v.get("answer").is_some());
-    let tools = || target.tool_names();
+    // What each tool is about, for the check of an answer only.
+    let tools = if answers_only {
+        target.tools_about()
+    } else {
+        Vec::new()
+    };
+    let tools = || {
+        tools
+            .iter()
+            .map(|(shown, server, about)| (*shown, *server, about.as_str()))
+    };
     let violations: Vec<Violation> = values
         .iter()
         .enumerate()
@@ -472,6 +482,50 @@ mod tests {
             let without = json!({"name": "loan", "arguments": {"principal": 250000}});
             assert_eq!(left(&two, &[kept]), [without, quote.clone()], "{kept}");
         }
+    }
+
+    #[test]
+    fn an_answer_that_skips_a_tool_is_told_the_tool_its_request_describes() {
+        use super::questioned;
+        let tool = |name: &str, description: &str| {
+            json!({"type": "function", "function": {
+                "name": name,
+                "description": description,
+                "parameters": {"type": "object", "properties": {"region": {"type": "string"}}}
+            }})
+        };
+        let tools = Toolset::from_openai_tools(&json!([
+            tool(
+                "weather.get_forecast",
+                "Returns the daily weather forecast for a city."
+            ),
+            tool(
+                "weather.get_alerts",
+                "Lists the severe weather warnings in force."
+            ),
+        ]))
+        .expect("the tools load")
+        .with_answer();
+        let target = Target::with_union(
+            tools.schema().clone(),
+            "choice",
+            tools.description().cloned(),
+        );
+        let request = "Are there any extreme weather warnings in force for Queensland?";
+        let ask = Question {
+            target: &target,
+            system: None,
+            history: &[],
+            prompt: request,
+            request,
+            cancel: None,
+        };
+        let answer = json!({"answer": "Heat waves."});
+        let error = questioned(&ask, NONE, &[answer]).expect("the answer skips a tool");
+        assert!(
+            error.to_string().contains("\"weather_get_alerts\""),
+            "{error}"
+        );
     }
 
     #[test]

@@ -113,27 +113,17 @@ impl Target {
     /// (both spellings of its name), for telling whether a request is about it; empty for
     /// no known tool.
     pub fn about(&self, call: &Value) -> String {
-        let Some(tool) = self.tool_of(call) else {
-            return String::new();
-        };
-        let server = if tool.server_name == tool.name {
-            ""
-        } else {
-            tool.server_name.as_str()
-        };
-        let description = tool.description.as_deref().unwrap_or_default();
-        // The arguments' names say what the tool is about too (`brightness`).
-        let arguments: Vec<&str> = tool
-            .arguments
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default();
-        format!(
-            "{} {server} {description} {}",
-            tool.name,
-            arguments.join(" ")
-        )
+        self.tool_of(call).map(about).unwrap_or_default()
+    }
+
+    /// Each tool's names (as the model is shown it and as its server spells it) and what
+    /// it is about ([`Target::about`]).
+    pub fn tools_about(&self) -> Vec<(&str, &str, String)> {
+        self.tools()
+            .into_iter()
+            .flatten()
+            .map(|t| (t.name.as_str(), t.server_name.as_str(), about(t)))
+            .collect()
     }
 
     /// The tool a call `{"name": …}` names, as the model is shown it or as its server
@@ -481,6 +471,29 @@ fn snake(name: &str) -> String {
     }
     let out = out.trim_matches('_').to_owned();
     if out.is_empty() { "answer".into() } else { out }
+}
+
+/// A tool's names (both spellings), description and arguments' names: what the words of
+/// a request are compared with to tell whether it is about the tool.
+fn about(tool: &ToolDescription) -> String {
+    let server = if tool.server_name == tool.name {
+        ""
+    } else {
+        tool.server_name.as_str()
+    };
+    let description = tool.description.as_deref().unwrap_or_default();
+    // The arguments' names say what the tool is about too (`brightness`).
+    let arguments: Vec<&str> = tool
+        .arguments
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    format!(
+        "{} {server} {description} {}",
+        tool.name,
+        arguments.join(" ")
+    )
 }
 
 #[cfg(test)]

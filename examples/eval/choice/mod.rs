@@ -46,6 +46,7 @@ pub const ROWS: &[&str] = &[
     "json_object",
     "prompt",
     "naive",
+    "naive+first",
 ];
 
 /// Which cases `--set choice` asks.

@@ -1,7 +1,8 @@
-//! The naive row of `--set choice`: the loop a user writes without toolschema.
+//! The naive rows of `--set choice`: the loop a user writes without toolschema.
 //!
-//! The tools array pasted as pretty JSON into the user's message after the request, with
-//! one sentence on how to call a function or answer; the reply's fenced block (or the
+//! The tools array pasted as pretty JSON into the user's message with one sentence on how
+//! to call a function or answer: after the request (`naive`), or before it, the sentence
+//! between them (`naive+first`), an order small models call far more often in; the reply's fenced block (or the
 //! whole reply) through `serde_json`; an object with `name` (one of the tools) and
 //! `arguments` (an object the `jsonschema` crate finds valid against that tool's
 //! parameters), or an object with `answer`. On failure the reply goes back with
@@ -17,9 +18,19 @@ use crate::score::Trace;
 const HOW_TO_REPLY: &str = "To call a function reply with JSON {\"name\": \"<function name>\", \
 \"arguments\": {…}}. If none of the functions fits the request, reply {\"answer\": \"<your answer>\"}.";
 
+/// Where the user's message puts the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// The request, the tools, how to reply (`naive`).
+    RequestFirst,
+    /// The tools, how to reply, the request (`naive+first`).
+    ToolsFirst,
+}
+
 pub struct NaiveChoiceRow {
     chat: Chat,
     max_attempts: usize,
+    order: Order,
 }
 
 /// A function of the tools array and the validator of its parameters.
@@ -29,8 +40,12 @@ struct Function {
 }
 
 impl NaiveChoiceRow {
-    pub fn new(chat: Chat, max_attempts: usize) -> Self {
-        NaiveChoiceRow { chat, max_attempts }
+    pub fn new(chat: Chat, max_attempts: usize, order: Order) -> Self {
+        NaiveChoiceRow {
+            chat,
+            max_attempts,
+            order,
+        }
     }
 
     pub async fn run(&self, tools: &Value, request: &str) -> Trace {
@@ -42,7 +57,7 @@ impl NaiveChoiceRow {
                 return trace;
             }
         };
-        let messages = vec![message("user", &opening(tools, request))];
+        let messages = vec![message("user", &opening(tools, request, self.order))];
         let read = |reply: &str| read(&functions, reply);
         attempts(
             &self.chat,
@@ -56,10 +71,13 @@ impl NaiveChoiceRow {
     }
 }
 
-/// The user's message: the request, the tools as pretty JSON, how to reply.
-fn opening(tools: &Value, request: &str) -> String {
+/// The user's message: the request, the tools as pretty JSON and how to reply, in `order`.
+fn opening(tools: &Value, request: &str, order: Order) -> String {
     let pretty = serde_json::to_string_pretty(tools).unwrap_or_else(|_| tools.to_string());
-    format!("{request}\n\n{pretty}\n\n{HOW_TO_REPLY}")
+    match order {
+        Order::RequestFirst => format!("{request}\n\n{pretty}\n\n{HOW_TO_REPLY}"),
+        Order::ToolsFirst => format!("{pretty}\n\n{HOW_TO_REPLY}\n\n{request}"),
+    }
 }
 
 /// Each function of an OpenAI tools array with a validator of its parameters.
@@ -185,7 +203,14 @@ mod tests {
 
     #[test]
     fn the_users_message_is_the_request_the_tools_and_how_to_reply() {
-        let text = opening(&tools(), "Area of a triangle, base 3 height 4?");
+        let request = "Area of a triangle, base 3 height 4?";
+        let first = opening(&tools(), request, Order::ToolsFirst);
+        assert!(first.starts_with("[\n  {\n"), "{first}");
+        assert!(
+            first.ends_with(&format!("]\n\n{HOW_TO_REPLY}\n\n{request}")),
+            "{first}"
+        );
+        let text = opening(&tools(), request, Order::RequestFirst);
         assert!(
             text.starts_with("Area of a triangle, base 3 height 4?\n\n[\n  {\n"),
             "{text}"

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use toolschema::provider::OpenAi;
 use toolschema::{Agent, AskError, Toolset};
 
-use super::naive::NaiveChoiceRow;
+use super::naive::{NaiveChoiceRow, Order};
 use super::report::{self, ChoiceOutcome, ChoiceSummary};
 use super::{Case, Cases, Kind, check, derived};
 use crate::agent_row::{AgentRow, Asks};
@@ -32,13 +32,20 @@ impl ChoiceRow {
         let base = parts.next().unwrap_or_default();
         let variant: Vec<&str> = parts.collect();
         if base == "naive" {
-            return match variant.as_slice() {
-                [] => Ok(ChoiceRow::Naive(NaiveChoiceRow::new(
-                    chat.clone(),
-                    options.attempts,
-                ))),
-                _ => Err(format!("--set choice has one naive row, not `{name}`")),
+            let order = match variant.as_slice() {
+                [] => Order::RequestFirst,
+                ["first"] => Order::ToolsFirst,
+                _ => {
+                    return Err(format!(
+                        "--set choice has the naive rows `naive` and `naive+first`, not `{name}`"
+                    ));
+                }
             };
+            return Ok(ChoiceRow::Naive(NaiveChoiceRow::new(
+                chat.clone(),
+                options.attempts,
+                order,
+            )));
         }
         let (asks, mode, variant) = crate::agent_kind(Set::Choice, base, &variant);
         AgentRow::new(

@@ -114,19 +114,25 @@ impl Conversation {
     }
 
     /// The violation of an answer `{"answer": …}` to a request that uses a word of the
-    /// name of one of `tools` (each as the model is shown it and as its server spells it):
-    /// the request asks for what that tool does. `None` for any other value.
+    /// name of one of `tools` (each as the model is shown it, as its server spells it, and
+    /// what it is about: names, description, arguments' names): the request asks for what
+    /// that tool does. `None` for any other value.
+    ///
+    /// The tool named is the one more of whose name the request uses (`weather.get_alerts`
+    /// rather than `weather.get_forecast` for "any weather alerts?"); between tools whose
+    /// names it uses as much, as when only their shared service word is used ("extreme
+    /// weather warnings" among three `weather.*` tools), the one more of whose description
+    /// it uses (`get_alerts`, "Lists the severe weather warnings"); the first of those that
+    /// still tie.
     pub fn skips<'a>(
         &self,
         value: &Value,
-        tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+        tools: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
     ) -> Option<Violation> {
         value.get("answer")?;
-        // The tool more of whose name the request uses: `weather.get_alerts` rather than
-        // `weather.get_forecast` for "any weather alerts?".
         let (_, shown) = tools
             .into_iter()
-            .map(|(shown, server)| {
+            .map(|(shown, server, about)| {
                 let mut words = name_words(shown);
                 words.extend(name_words(server));
                 words.sort();
@@ -135,11 +141,12 @@ impl Conversation {
                     .iter()
                     .filter(|word| self.asked.iter().any(|w| same_word(w, word)))
                     .count();
-                (used, shown)
+                ((used, self.uses_of(about)), shown)
             })
-            .fold((0, None), |best, (used, shown)| {
-                if used > best.0 {
-                    (used, Some(shown))
+            .filter(|((used, _), _)| *used > 0)
+            .fold(((0, 0), None), |best, (score, shown)| {
+                if score > best.0 {
+                    (score, Some(shown))
                 } else {
                     best
                 }
@@ -150,6 +157,22 @@ impl Conversation {
             "/answer",
             ViolationKind::SkippedTool { tool },
         ))
+    }
+
+    /// How many of the words the user wrote, of four letters or more and not ones that
+    /// any sentence has, are words of `about` (or begin one, or one begins them).
+    fn uses_of(&self, about: &str) -> usize {
+        let about = words_bounded(about);
+        self.asked
+            .iter()
+            .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
+            .filter(|w| {
+                about.iter().any(|a| {
+                    a.chars().count() >= 4
+                        && (a.starts_with(w.as_str()) || w.starts_with(a.as_str()))
+                })
+            })
+            .count()
     }
 
     /// The violation of a call `{"name": …, "arguments": …}` none of whose values appears

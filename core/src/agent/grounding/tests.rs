@@ -111,8 +111,8 @@ fn a_request_that_names_the_tool_lets_its_call_stand() {
 #[test]
 fn an_answer_to_a_request_that_names_a_tool_skips_it() {
     let tools = [
-        ("math_gcd", "math.gcd"),
-        ("math_triangle_area", "math.triangle_area"),
+        ("math_gcd", "math.gcd", ""),
+        ("math_triangle_area", "math.triangle_area", ""),
     ];
     let answer = json!({"answer": "12"});
     for request in [
@@ -124,8 +124,8 @@ fn an_answer_to_a_request_that_names_a_tool_skips_it() {
         assert_eq!(violation.pointer(), "/answer");
     }
     let weather = [
-        ("weather_get_forecast", "weather.get_forecast"),
-        ("weather_get_alerts", "weather.get_alerts"),
+        ("weather_get_forecast", "weather.get_forecast", ""),
+        ("weather_get_alerts", "weather.get_alerts", ""),
     ];
     let violation = asked("Are there any weather alerts for Queensland?")
         .skips(&answer, weather)
@@ -134,7 +134,7 @@ fn an_answer_to_a_request_that_names_a_tool_skips_it() {
         violation.to_string().contains("\"weather_get_alerts\""),
         "{violation}"
     );
-    let turn_on = [("HassTurnOn", "HassTurnOn")];
+    let turn_on = [("HassTurnOn", "HassTurnOn", "")];
     assert!(
         asked("please turn on the porch light")
             .skips(&answer, turn_on)
@@ -143,11 +143,81 @@ fn an_answer_to_a_request_that_names_a_tool_skips_it() {
 }
 
 #[test]
+fn between_tools_the_request_names_alike_the_one_it_describes_is_named() {
+    // Three tools of one service: "weather" is in each name, so the names alone do not
+    // tell which the request asks for; the descriptions do.
+    let weather = [
+        (
+            "weather_get_forecast",
+            "weather.get_forecast",
+            "Returns the daily weather forecast for a city.",
+        ),
+        (
+            "weather_get_alerts",
+            "weather.get_alerts",
+            "Lists the severe weather warnings in force for a region.",
+        ),
+        (
+            "weather_get_air_quality",
+            "weather.get_air_quality",
+            "Returns the air quality index and pollutant levels.",
+        ),
+    ];
+    let answer = json!({"answer": "None today."});
+    for (request, named) in [
+        (
+            "Are there any extreme weather warnings in force for Queensland?",
+            "weather_get_alerts",
+        ),
+        (
+            "What will the weather be like in Oslo tomorrow? Forecast please",
+            "weather_get_forecast",
+        ),
+        (
+            "How bad are the pollutant levels, weather-wise, in Delhi?",
+            "weather_get_air_quality",
+        ),
+        // A name word used outweighs any number of description words.
+        (
+            "weather alerts for my city, returned daily?",
+            "weather_get_alerts",
+        ),
+    ] {
+        let violation = asked(request).skips(&answer, weather).expect(request);
+        assert!(
+            violation.to_string().contains(&format!("\"{named}\"")),
+            "{request}: {violation}"
+        );
+    }
+    // Still tied: the first of them, as before.
+    let violation = asked("Weather?").skips(&answer, weather).expect("weather");
+    assert!(
+        violation.to_string().contains("\"weather_get_forecast\""),
+        "{violation}"
+    );
+    // The descriptions choose among tools the name points at; they never make the
+    // check fire: a request that uses no word of any name is answered as it is.
+    for request in [
+        "Are there severe warnings in force for Queensland?",
+        "What are the pollutant levels in Delhi?",
+    ] {
+        assert!(
+            asked(request).skips(&answer, weather).is_none(),
+            "{request}"
+        );
+    }
+}
+
+#[test]
 fn an_answer_to_a_request_that_names_no_tool_stands() {
     let tools = [
-        ("weather_get_forecast", "weather.get_forecast"),
-        ("shop_get_order_status", "shop.get_order_status"),
-        ("music_play", "music.play"),
+        (
+            "weather_get_forecast",
+            "weather.get_forecast",
+            "The daily forecast: sky, temperature, rain.",
+        ),
+        ("shop_get_order_status", "shop.get_order_status", ""),
+        ("music_play", "music.play", "Plays songs, composers' works."),
     ];
     let answer = json!({"answer": "Rayleigh scattering."});
     for request in [
@@ -283,7 +353,7 @@ fn the_developer_s_words_name_no_tool_the_user_asks_for() {
     // A system text that says what the assistant is for is not the user asking for it.
     let system = "You are a weather assistant with forecast tools.";
     let conversation = Conversation::new(Some(system), &[], "Hi there!", "Hi there!");
-    let tools = [("weather_get_forecast", "weather.get_forecast")];
+    let tools = [("weather_get_forecast", "weather.get_forecast", "")];
     let answer = json!({"answer": "Hello!"});
     assert!(conversation.skips(&answer, tools).is_none());
 }

@@ -159,20 +159,9 @@ impl Conversation {
         ))
     }
 
-    /// How many of the words the user wrote, of four letters or more and not ones that
-    /// any sentence has, are words of `about` (or begin one, or one begins them).
+    /// How many of the words the user wrote are words of `about` ([`telling`]).
     fn uses_of(&self, about: &str) -> usize {
-        let about = words_bounded(about);
-        self.asked
-            .iter()
-            .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
-            .filter(|w| {
-                about.iter().any(|a| {
-                    a.chars().count() >= 4
-                        && (a.starts_with(w.as_str()) || w.starts_with(a.as_str()))
-                })
-            })
-            .count()
+        telling(&self.asked, &words_bounded(about)).count()
     }
 
     /// The violation of a call `{"name": …, "arguments": …}` none of whose values appears
@@ -230,19 +219,9 @@ impl Conversation {
         }
     }
 
-    /// Whether a word of the conversation, of four letters or more and not one that any
-    /// sentence has, is a word of `about` (or begins one, or one begins it).
+    /// Whether a word of the conversation is a word of `about` ([`telling`]).
     fn names(&self, about: &str) -> bool {
-        let about = words(about);
-        self.words
-            .iter()
-            .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
-            .any(|w| {
-                about.iter().any(|a| {
-                    a.chars().count() >= 4
-                        && (a.starts_with(w.as_str()) || w.starts_with(a.as_str()))
-                })
-            })
+        telling(&self.words, &words(about)).next().is_some()
     }
 
     /// A word of a value is in the conversation when a word there begins with it or it
@@ -262,6 +241,19 @@ impl Conversation {
             }
         })
     }
+}
+
+/// The words of `written`, of four letters or more and not ones that any sentence has,
+/// that are words of `about` of four letters or more, or begin one, or one begins them.
+fn telling<'w>(written: &'w [String], about: &'w [String]) -> impl Iterator<Item = &'w String> {
+    written
+        .iter()
+        .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
+        .filter(|w| {
+            about.iter().any(|a| {
+                a.chars().count() >= 4 && (a.starts_with(w.as_str()) || w.starts_with(a.as_str()))
+            })
+        })
 }
 
 /// The first few of `values` as a violation names them, strings quoted and bounded.

@@ -417,9 +417,33 @@ mod tests {
         assert!(!no_function_fits(NONE, NONE));
     }
 
+    /// The union of an OpenAI tools array, with an answer.
+    fn union_of(tools: Value) -> Target {
+        let tools = Toolset::from_openai_tools(&tools)
+            .expect("the tools load")
+            .with_answer();
+        Target::with_union(
+            tools.schema().clone(),
+            "choice",
+            tools.description().cloned(),
+        )
+    }
+
+    /// A request alone, with no system text or history.
+    fn question<'a>(target: &'a Target, request: &'a str) -> Question<'a> {
+        Question {
+            target,
+            system: None,
+            history: &[],
+            prompt: request,
+            request,
+            cancel: None,
+        }
+    }
+
     /// A loan calculator and a stock quote, with an answer.
     fn finance() -> Target {
-        let tools = Toolset::from_openai_tools(&json!([
+        union_of(json!([
             {"type": "function", "function": {
                 "name": "loan",
                 "parameters": {"type": "object", "properties": {
@@ -432,27 +456,12 @@ mod tests {
                 "parameters": {"type": "object", "properties": {"ticker": {"type": "string"}}}
             }}
         ]))
-        .expect("the tools load")
-        .with_answer();
-        Target::with_union(
-            tools.schema().clone(),
-            "choice",
-            tools.description().cloned(),
-        )
     }
 
     /// The calls of `values` once the unasked arguments not at `kept` are left out.
     fn left(values: &[Value], kept: &[&str]) -> Vec<Value> {
         let target = finance();
-        let request = "A loan of 250000, and the price of MSFT?";
-        let ask = Question {
-            target: &target,
-            system: None,
-            history: &[],
-            prompt: request,
-            request,
-            cancel: None,
-        };
+        let ask = question(&target, "A loan of 250000, and the price of MSFT?");
         let mut values = values.to_vec();
         leave_out_unasked(&ask, &mut values, kept);
         values
@@ -494,7 +503,7 @@ mod tests {
                 "parameters": {"type": "object", "properties": {"region": {"type": "string"}}}
             }})
         };
-        let tools = Toolset::from_openai_tools(&json!([
+        let target = union_of(json!([
             tool(
                 "weather.get_forecast",
                 "Returns the daily weather forecast for a city."
@@ -503,23 +512,9 @@ mod tests {
                 "weather.get_alerts",
                 "Lists the severe weather warnings in force."
             ),
-        ]))
-        .expect("the tools load")
-        .with_answer();
-        let target = Target::with_union(
-            tools.schema().clone(),
-            "choice",
-            tools.description().cloned(),
-        );
+        ]));
         let request = "Are there any extreme weather warnings in force for Queensland?";
-        let ask = Question {
-            target: &target,
-            system: None,
-            history: &[],
-            prompt: request,
-            request,
-            cancel: None,
-        };
+        let ask = question(&target, request);
         let answer = json!({"answer": "Heat waves."});
         let error = questioned(&ask, NONE, &[answer]).expect("the answer skips a tool");
         assert!(

@@ -146,15 +146,24 @@ pub enum FixKind {
     /// An optional argument of a tool call whose value the user never gave (found nowhere
     /// in the conversation, none the tool lists, not the default it states) was left
     /// out, so that the tool's default applies (`"age": 16` for "I'm 165cm and 80kg"); so
-    /// is an argument the tool's schema does not list, with a value found nowhere in the
-    /// conversation (`"limit": 10` for a tool of `league` and `season`), where the schema
-    /// describes no other keys.
+    /// is a key the tool's schema does not list, in the arguments or in an object inside
+    /// them, with nothing in its value that the conversation gives (`"limit": 10` for a
+    /// tool of `league` and `season`, `"explicit": true`, `"level": 50` in each track of a
+    /// playlist), where the object's schema lists its properties and describes no other
+    /// keys. `key` is the key; the fix's pointer says where it was.
     /// `value` is the value as the model wrote it, as JSON, quoted and bounded. Only in
     /// replies to a union of tools with an answer (a `Toolset` with `with_answer()`, a
     /// derived enum with an `#[answer]` variant); never where the call would not fit the
     /// tool's schema without the argument. Off with `Agent::grounded_calls(false)`, which
     /// turns off the other checks that a reply follows the conversation too.
     UnaskedArgument { key: String, value: String },
+    /// A key inside an object of a tool call's arguments that repeats, with the same
+    /// value, an argument the call gives at its own place (`"original_servings": 4` in
+    /// each ingredient of a recipe the call scales from 4 servings), where the object's
+    /// schema does not list it, was left out. `value` is as in
+    /// [`FixKind::UnaskedArgument`]; the fix's pointer says where the key was. Only where
+    /// that kind applies.
+    RepeatedArgument { key: String, value: String },
 }
 
 impl Fix {
@@ -311,6 +320,10 @@ impl Display for FixKind {
             FixKind::UnaskedArgument { key, value } => write!(
                 f,
                 "left out the optional argument {key:?}, {value}, which the user never gave"
+            ),
+            FixKind::RepeatedArgument { key, value } => write!(
+                f,
+                "left out {key:?}, {value}, which repeats an argument of the call where the tool does not take it"
             ),
         }
     }

@@ -293,9 +293,9 @@ async fn a_value_written_to_fix_a_violation_is_kept_when_the_calls_grow_in_numbe
 
 #[tokio::test]
 async fn an_argument_the_tool_does_not_list_with_a_value_never_given_is_left_out() {
-    // `compounds_per_year` is another tool's argument, `color` an object: only strings and
-    // numbers are judged, so the object stays; `title` the user gave.
-    let reply = event(json!({"compounds_per_year": 12, "color": {"r": 0}}));
+    // `compounds_per_year` is another tool's argument, `color` an object of numbers the
+    // user never wrote, `private` a boolean no one asked for; `title` the user gave.
+    let reply = event(json!({"compounds_per_year": 12, "color": {"r": 0}, "private": true}));
     let (_server, provider) = openai(vec![chat(&reply)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonObject);
     let answered = agent
@@ -308,19 +308,157 @@ async fn an_argument_the_tool_does_not_list_with_a_value_never_given_is_left_out
     };
     assert_eq!(
         calls[0].arguments(),
-        &json!({"title": "standup", "hour": 9, "color": {"r": 0}})
+        &json!({"title": "standup", "hour": 9})
     );
     let fixes: Vec<String> = answered.attempts[0]
         .fixes()
         .iter()
         .map(|f| f.kind().to_string())
         .collect();
-    assert_eq!(fixes.len(), 1, "{fixes:?}");
-    assert!(fixes[0].contains("compounds_per_year"), "{fixes:?}");
+    assert_eq!(fixes.len(), 3, "{fixes:?}");
+    for (fix, key) in fixes.iter().zip(["compounds_per_year", "color", "private"]) {
+        assert!(fix.contains(key), "{fixes:?}");
+    }
 
     // A key the tool does not list, with a value the user gave, stays.
     let (_server, provider) = openai(vec![chat(&event(json!({"place": "standup room"})))]).await;
     let agent = Agent::new(provider).mode(Mode::JsonObject);
     let kept = arguments(agent, &[]).await;
     assert_eq!(kept["place"], "standup room");
+}
+
+/// A playlist tool whose tracks are objects of a title and an artist, beside a volume
+/// tool whose argument the model carries into the tracks, and a recipe tool whose
+/// servings it repeats in every ingredient.
+fn music_and_recipes() -> Toolset {
+    Toolset::from_openai_tools(&json!([
+        {"type": "function", "function": {
+            "name": "music.create_playlist",
+            "description": "Creates a playlist from tracks given by title and artist.",
+            "parameters": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "tracks": {"type": "array", "items": {"type": "object", "properties": {
+                    "title": {"type": "string"}, "artist": {"type": "string"}
+                }, "required": ["title", "artist"]}},
+                "public": {"type": "boolean"}
+            }, "required": ["name", "tracks"]}
+        }},
+        {"type": "function", "function": {
+            "name": "music.set_volume",
+            "description": "Sets the volume.",
+            "parameters": {"type": "object", "properties": {"level": {"type": "integer"}},
+                "required": ["level"]}
+        }},
+        {"type": "function", "function": {
+            "name": "cooking.scale_recipe",
+            "description": "Scales a recipe's ingredients to another number of servings.",
+            "parameters": {"type": "object", "properties": {
+                "ingredients": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "amount": {"type": "number"},
+                    "unit": {"type": "string"}
+                }}},
+                "original_servings": {"type": "integer"},
+                "target_servings": {"type": "integer"}
+            }, "required": ["ingredients", "original_servings", "target_servings"]}
+        }}
+    ]))
+    .expect("the tools load")
+    .with_answer()
+}
+
+/// The call an agent makes of `reply` for `request` with [`music_and_recipes`], and the
+/// fixes its attempt reports, with their pointers.
+async fn called_inside(request: &str, reply: Value) -> (Value, Vec<String>) {
+    let (server, provider) = openai(vec![chat(&reply.to_string())]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt);
+    let answered = agent
+        .ask_tools(&music_and_recipes(), request)
+        .answered()
+        .await
+        .expect("a call");
+    assert_eq!(bodies(&server).await.len(), 1, "{request}");
+    let Choice::Calls(calls) = &answered.value else {
+        panic!("a call: {:?}", answered.value)
+    };
+    let fixes = answered.attempts[0]
+        .fixes()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    (calls[0].arguments().clone(), fixes)
+}
+
+#[tokio::test]
+async fn keys_the_tool_does_not_take_inside_its_arguments_are_left_out() {
+    let request =
+        "Create a playlist called 'Road Trip' with 'Africa' by Toto and 'Rosanna' by Toto.";
+    let reply = json!({"name": "music_create_playlist", "arguments": {
+        "name": "Road Trip",
+        "tracks": [
+            {"title": "Africa", "artist": "Toto", "level": 50},
+            {"title": "Rosanna", "artist": "Toto", "level": 50, "loved": true}
+        ],
+        "public": false
+    }});
+    let (arguments, fixes) = called_inside(request, reply).await;
+    assert_eq!(
+        arguments,
+        json!({"name": "Road Trip", "tracks": [
+            {"title": "Africa", "artist": "Toto"},
+            {"title": "Rosanna", "artist": "Toto"}
+        ], "public": false})
+    );
+    assert_eq!(fixes.len(), 3, "{fixes:?}");
+    for (fix, at) in fixes.iter().zip([
+        "/arguments/tracks/0/level",
+        "/arguments/tracks/1/level",
+        "/arguments/tracks/1/loved",
+    ]) {
+        assert!(fix.contains(at), "{fixes:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_argument_repeated_inside_its_items_is_left_out_there_only() {
+    let request = "Scale this recipe from 4 servings to 6: 200 g flour, 50 g sugar.";
+    let item = |name: &str, amount: u32| json!({"name": name, "amount": amount, "unit": "g", "original_servings": 4, "target_servings": 6});
+    let reply = json!({"name": "cooking_scale_recipe", "arguments": {
+        "ingredients": [item("flour", 200), item("sugar", 50)],
+        "original_servings": 4, "target_servings": 6
+    }});
+    let (arguments, fixes) = called_inside(request, reply).await;
+    assert_eq!(
+        arguments,
+        json!({"ingredients": [
+            {"name": "flour", "amount": 200, "unit": "g"},
+            {"name": "sugar", "amount": 50, "unit": "g"}
+        ], "original_servings": 4, "target_servings": 6})
+    );
+    assert_eq!(fixes.len(), 4, "{fixes:?}");
+    assert!(
+        fixes.iter().all(|f| f.contains("repeats an argument")),
+        "{fixes:?}"
+    );
+
+    // A key the user gave a value of, that the call gives nowhere else, stays: the
+    // tool may read it, and nothing says the model made it up.
+    let reply = json!({"name": "cooking_scale_recipe", "arguments": {
+        "ingredients": [{"name": "flour", "amount": 200, "unit": "g", "sifted": "sifted"}],
+        "original_servings": 4, "target_servings": 6
+    }});
+    let (arguments, fixes) =
+        called_inside("Scale 200 g sifted flour from 4 to 6 servings.", reply).await;
+    assert_eq!(arguments["ingredients"][0]["sifted"], "sifted");
+    assert_eq!(fixes, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_call_with_only_the_tool_s_keys_is_untouched_inside() {
+    let request = "Create a playlist called 'Road Trip' with 'Africa' by Toto.";
+    let reply = json!({"name": "music_create_playlist", "arguments": {
+        "name": "Road Trip", "tracks": [{"title": "Africa", "artist": "Toto"}]
+    }});
+    let (arguments, fixes) = called_inside(request, reply.clone()).await;
+    assert_eq!(arguments, reply["arguments"]);
+    assert_eq!(fixes, Vec::<String>::new());
 }

@@ -240,27 +240,43 @@ pub(super) fn leave_out_unasked(
         else {
             continue;
         };
-        let unasked = conversation.unasked(value, &tool.arguments);
-        for key in unasked {
-            let at = if several {
-                format!("/{i}")
-            } else {
-                String::new()
-            };
-            let pointer = format!("{at}/arguments/{}", pointer::token(&key));
+        let at = if several {
+            format!("/{i}")
+        } else {
+            String::new()
+        };
+        let unasked = conversation
+            .unasked(value, &tool.arguments)
+            .into_iter()
+            .map(|key| (vec![key], false));
+        let inside = conversation
+            .undeclared_inside(value, &tool.arguments)
+            .into_iter()
+            .map(|u| (u.path, u.repeats));
+        for (path, repeats) in unasked.chain(inside).collect::<Vec<_>>() {
+            let tokens: String = path
+                .iter()
+                .map(|t| format!("/{}", pointer::token(t)))
+                .collect();
+            let pointer = format!("{at}/arguments{tokens}");
             if kept.iter().any(|k| in_call(k) == in_call(&pointer)) {
                 continue;
             }
-            let Some((without, written)) = without_argument(value, &key) else {
+            let Some((without, written)) = without_member(value, &path) else {
                 continue;
             };
             if !target.schema.is_valid(&without) {
                 continue;
             }
             *value = without;
-            let kind = FixKind::UnaskedArgument {
-                key,
-                value: short_json(&written),
+            let (key, value) = (
+                path.last().cloned().unwrap_or_default(),
+                short_json(&written),
+            );
+            let kind = if repeats {
+                FixKind::RepeatedArgument { key, value }
+            } else {
+                FixKind::UnaskedArgument { key, value }
             };
             fixes.push(Fix::new(kind, Location::Pointer(pointer)));
         }
@@ -284,14 +300,20 @@ fn in_call(pointer: &str) -> &str {
     }
 }
 
-/// A call `{"name": …, "arguments": …}` without its argument `key`, the others in their
-/// order, and the value it had; `None` when it has no such argument.
-fn without_argument(call: &Value, key: &str) -> Option<(Value, Value)> {
+/// A call `{"name": …, "arguments": …}` without the member at `path` under its
+/// arguments (an argument, or a key of an object inside one), the others in their order,
+/// and the value it had; `None` when it has no such member.
+fn without_member(call: &Value, path: &[String]) -> Option<(Value, Value)> {
+    let (key, parents) = path.split_last()?;
     let mut without = call.clone();
-    let written = without
-        .get_mut("arguments")?
-        .as_object_mut()?
-        .shift_remove(key)?;
+    let mut object = without.get_mut("arguments")?;
+    for token in parents {
+        object = match object {
+            Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
+            other => other.get_mut(token.as_str())?,
+        };
+    }
+    let written = object.as_object_mut()?.shift_remove(key)?;
     Some((without, written))
 }
 

@@ -35,6 +35,7 @@ use crate::{Violation, ViolationKind};
 
 pub(super) mod examples;
 mod unasked;
+mod undeclared;
 mod words;
 
 use words::{

@@ -10,11 +10,12 @@
 //! bounds its schema lists, and is not the default its schema or its description states,
 //! is left out of the call, so that the tool's default applies; the loop reports it as a
 //! fix ([`crate::FixKind::UnaskedArgument`]). So is an argument the tool's schema does
-//! not list, with a value the conversation never gives (`"compounds_per_year": 12`, from
-//! another tool, in a currency conversion), where the schema lists its arguments and
-//! describes no other keys. Neither is left out where the model wrote the value to fix
-//! a violation there, nor where the call would not fit the tool's schema without it
-//! (`doubts::leave_out_unasked`).
+//! not list, of any type, with nothing in it that the conversation gives
+//! (`"compounds_per_year": 12`, from another tool, in a currency conversion;
+//! `"explicit": true`), where the schema lists its arguments and describes no other keys;
+//! inside the arguments, `undeclared` finds such keys. Neither is left out where the
+//! model wrote the value to fix a violation there, nor where the call would not fit the
+//! tool's schema without it (`doubts::leave_out_unasked`).
 //!
 //! The conversation is what the developer, the user and the tools wrote (see
 //! [`Conversation`]), in any script: a value in a script written without spaces (`上海`)
@@ -56,20 +57,23 @@ impl Conversation {
         arguments
             .iter()
             .filter(|(name, _)| !required.contains(&name.as_str()))
-            .filter(|(name, value)| {
-                // A string of no words (`"€"`) says too little to be judged.
-                let judged = matches!(value, Value::Number(_))
-                    || value.as_str().is_some_and(|s| !words(s).is_empty());
-                if !judged || self.holds(value) {
-                    return false;
-                }
-                match properties.and_then(|p| p.get(name.as_str())) {
-                    Some(property) => !parts(schema, property)
-                        .iter()
-                        .any(|part| listed(part, value) || is_default(part, value)),
-                    None => properties.is_some() && declares_all(schema),
-                }
-            })
+            .filter(
+                |(name, value)| match properties.and_then(|p| p.get(name.as_str())) {
+                    Some(property) => {
+                        // A string of no words (`"€"`) says too little to be judged.
+                        let judged = matches!(value, Value::Number(_))
+                            || value.as_str().is_some_and(|s| !words(s).is_empty());
+                        judged
+                            && !self.holds(value)
+                            && !parts(schema, property)
+                                .iter()
+                                .any(|part| listed(part, value) || is_default(part, value))
+                    }
+                    // A key the tool does not take, of any type, with nothing in it that the
+                    // conversation gives (`"explicit": true`, `"other_arguments": {}`).
+                    None => properties.is_some() && declares_all(schema) && !self.gives(value),
+                },
+            )
             .map(|(name, _)| name.clone())
             .collect()
     }
@@ -80,7 +84,7 @@ impl Conversation {
 /// schema). An open object with no `additionalProperties` at all, as tool servers write
 /// them, still declares its arguments: a key it does not list (`"limit": 10` for a tool
 /// of `league` and `season`) is the model's, taken from another tool or made up.
-fn declares_all(schema: &Value) -> bool {
+pub(super) fn declares_all(schema: &Value) -> bool {
     schema.get("patternProperties").is_none()
         && !schema
             .get("additionalProperties")
@@ -96,7 +100,7 @@ const MAX_PARTS: usize = 64;
 /// the arguments' schema `root` (a derived type's `{"$ref": "#/$defs/Units"}`), and its
 /// alternatives (`anyOf`, `oneOf`, `allOf`: an `Option<Units>`), each once, followed at
 /// most [`MAX_PARTS_DEPTH`] deep, [`MAX_PARTS`] in all.
-fn parts<'a>(root: &'a Value, property: &'a Value) -> Vec<&'a Value> {
+pub(super) fn parts<'a>(root: &'a Value, property: &'a Value) -> Vec<&'a Value> {
     let mut out: Vec<&Value> = Vec::new();
     let mut stack = vec![(property, 0)];
     while let Some((part, depth)) = stack.pop() {
@@ -219,10 +223,18 @@ mod tests {
             json!({"base": 12, "height": 7.5, "limit": 10, "level": "high"}),
         );
         assert_eq!(found, ["limit", "level"]);
-        // One the user gave stands, and so do booleans, arrays and objects.
-        let arguments =
-            json!({"base": 12, "height": 7.5, "decimals": 3, "round": true, "tags": ["a"]});
+        // One with something the user gave stands, at any depth, and so does a string
+        // too short to judge.
+        let arguments = json!({"base": 12, "height": 7.5, "decimals": 3,
+            "tags": ["x", "decimals"], "style": {"places": 3}, "sign": "€"});
         assert_eq!(unasked(request, arguments), Vec::<String>::new());
+        // Nothing the user gave: a boolean, a null, empty and made-up containers.
+        let arguments = json!({"base": 12, "height": 7.5, "round": true, "note": null,
+            "other_arguments": {}, "tags": [], "color": {"r": 0, "h": 0.5}});
+        assert_eq!(
+            unasked(request, arguments),
+            ["round", "note", "other_arguments", "tags", "color"]
+        );
     }
 
     #[test]

@@ -256,7 +256,12 @@ impl<P: Provider> Agent<P> {
     /// and 80kg, what's my BMI?", the description's example `"cm"` for a unit) are left
     /// out of the call, so that the tool's default applies; each is reported as a fix,
     /// [`FixKind::UnaskedArgument`](crate::FixKind::UnaskedArgument), with the value as
-    /// written. Sent back, models under a grammar write such a value again. An argument
+    /// written. So are keys the tool does not take, at any depth of the arguments, with
+    /// nothing in them the conversation gives (`"level": 50` in each track of a
+    /// playlist), and keys repeating inside an object an argument the call gives at its
+    /// own place ([`FixKind::RepeatedArgument`](crate::FixKind::RepeatedArgument)), where
+    /// the object's schema lists its properties and takes no other keys. Sent back,
+    /// models under a grammar write such a value again. An argument
     /// stays where the model wrote it to fix a violation of an earlier attempt, and where
     /// the call would not fit the tool's schema without it (one of several keys it needs).
     /// The conversation is the user's messages, the tools' results, the earlier calls,

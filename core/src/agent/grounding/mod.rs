@@ -26,6 +26,10 @@
 //! nothing either way; a call with no value to judge stands. For an answer, only the words
 //! of a tool's name count, not its description, and not the generic verbs of names
 //! (`get`, `search`, `list` …).
+//!
+//! A call that stands may still hold what the user never gave: optional arguments and
+//! keys the tool does not take (see `unasked`), at any depth of its arguments (see
+//! `undeclared`). Those are left out of the call, not sent back.
 
 use serde_json::Value;
 

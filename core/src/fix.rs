@@ -317,10 +317,9 @@ impl Display for FixKind {
             FixKind::TextToolCall { format, count } => {
                 write!(f, "read {count} tool calls written as text, {format}")
             }
-            FixKind::UnaskedArgument { key, value } => write!(
-                f,
-                "left out the optional argument {key:?}, {value}, which the user never gave"
-            ),
+            FixKind::UnaskedArgument { key, value } => {
+                write!(f, "left out {key:?}, {value}, which the user never gave")
+            }
             FixKind::RepeatedArgument { key, value } => write!(
                 f,
                 "left out {key:?}, {value}, which repeats an argument of the call where the tool does not take it"

@@ -458,8 +458,8 @@ async fn an_optional_argument_the_user_never_gave_is_left_out_and_reported() {
     assert_eq!(
         fixed,
         [
-            "fixed locally 1: /arguments/currency: left out the optional argument \"currency\", \
-          \"EUR\", which the user never gave"
+            "fixed locally 1: /arguments/currency: left out \"currency\", \"EUR\", which the \
+          user never gave"
         ],
     );
 }

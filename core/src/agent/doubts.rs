@@ -212,8 +212,9 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
 }
 
 /// Leaves out of the calls among `values` (a reply to a union with an answer) the
-/// optional arguments the user never gave (see `grounding::unasked`), each reported as a
-/// fix at its pointer, except at the pointers in `kept`: there the model wrote the value
+/// optional arguments the user never gave and the keys the tool does not take, at any
+/// depth (see `grounding::unasked` and `grounding::undeclared`), each reported as a fix
+/// at its pointer, except at the pointers in `kept`: there the model wrote the value
 /// to fix a violation of an earlier attempt (`255` after `300` was above the maximum),
 /// whichever call of that attempt or of this one it was ([`in_call`]).
 /// An argument stays, too, where the call would no longer fit the union's schema without
@@ -269,14 +270,12 @@ pub(super) fn leave_out_unasked(
                 continue;
             }
             *value = without;
-            let (key, value) = (
-                path.last().cloned().unwrap_or_default(),
-                short_json(&written),
-            );
+            let key = path.last().cloned().unwrap_or_default();
+            let shown = short_json(&written);
             let kind = if repeats {
-                FixKind::RepeatedArgument { key, value }
+                FixKind::RepeatedArgument { key, value: shown }
             } else {
-                FixKind::UnaskedArgument { key, value }
+                FixKind::UnaskedArgument { key, value: shown }
             };
             fixes.push(Fix::new(kind, Location::Pointer(pointer)));
         }
@@ -558,5 +557,33 @@ mod tests {
         assert_eq!(in_call("//arguments"), "//arguments");
         assert_eq!(in_call(""), "");
         assert_eq!(in_call("/é/0"), "/é/0");
+    }
+
+    #[test]
+    fn a_member_is_taken_out_at_its_path_and_nowhere_else() {
+        let call =
+            json!({"name": "t", "arguments": {"a": 1, "list": [{"k": 1, "x": 2}, {"x": 3}]}});
+        let path = |tokens: &[&str]| tokens.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        let (without, written) = super::without_member(&call, &path(&["list", "1", "x"])).unwrap();
+        assert_eq!(written, json!(3));
+        assert_eq!(
+            without["arguments"],
+            json!({"a": 1, "list": [{"k": 1, "x": 2}, {}]})
+        );
+        let (without, _) = super::without_member(&call, &path(&["a"])).unwrap();
+        assert_eq!(
+            without["arguments"],
+            json!({"list": [{"k": 1, "x": 2}, {"x": 3}]})
+        );
+        for missing in [
+            path(&["list", "2", "x"]),
+            path(&["list", "one", "x"]),
+            path(&["a", "x"]),
+            path(&["list", "0", "y"]),
+            path(&["list"]).into_iter().chain(path(&["0"])).collect(),
+            Vec::new(),
+        ] {
+            assert_eq!(super::without_member(&call, &missing), None, "{missing:?}");
+        }
     }
 }

@@ -42,8 +42,10 @@ const DEFAULT_WINDOW: usize = 40;
 impl Conversation {
     /// The names of the optional arguments of a call `{"name": …, "arguments": …}` of a
     /// tool whose arguments' schema is `schema`, that the conversation never gives (see
-    /// the module). Only strings and numbers are judged: booleans, nulls, arrays and
-    /// objects say too little of where they came from.
+    /// the module), and of the keys the tool does not take that hold nothing the
+    /// conversation gives ([`Conversation::gives`]). Of the optional arguments, only
+    /// strings and numbers are judged: booleans, nulls, arrays and objects say too little
+    /// of where they came from.
     pub fn unasked(&self, call: &Value, schema: &Value) -> Vec<String> {
         let Some(arguments) = call.get("arguments").and_then(Value::as_object) else {
             return Vec::new();
@@ -79,13 +81,26 @@ impl Conversation {
     }
 }
 
+/// The keywords by which an object's schema takes keys it does not list in `properties`,
+/// or lists them elsewhere.
+const OTHER_KEYS: &[&str] = &[
+    "patternProperties",
+    "unevaluatedProperties",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+];
+
 /// Whether an arguments' schema that lists `properties` declares every argument its tool
 /// takes: it describes no other keys (no `patternProperties`, no `additionalProperties`
-/// schema). An open object with no `additionalProperties` at all, as tool servers write
+/// schema, no `unevaluatedProperties`, no conditional or dependent schemas that may list
+/// more). An open object with no `additionalProperties` at all, as tool servers write
 /// them, still declares its arguments: a key it does not list (`"limit": 10` for a tool
 /// of `league` and `season`) is the model's, taken from another tool or made up.
 pub(super) fn declares_all(schema: &Value) -> bool {
-    schema.get("patternProperties").is_none()
+    OTHER_KEYS.iter().all(|k| schema.get(k).is_none())
         && !schema
             .get("additionalProperties")
             .is_some_and(Value::is_object)

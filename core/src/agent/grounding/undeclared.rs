@@ -50,13 +50,14 @@ impl Conversation {
             conversation: self,
             root: schema,
             arguments,
+            declared: properties,
             found: Vec::new(),
             path: Vec::new(),
         };
         for (name, value) in arguments {
             if let Some(property) = properties.get(name) {
                 walk.path.push(name.clone());
-                walk.value(property, value, 1);
+                walk.value(&[property], value, 1);
                 walk.path.pop();
             }
         }
@@ -85,27 +86,42 @@ struct Walk<'a> {
     root: &'a Value,
     /// The call's arguments, for keys that repeat one of them.
     arguments: &'a Map<String, Value>,
+    /// The arguments the tool takes.
+    declared: &'a Map<String, Value>,
     found: Vec<Undeclared>,
     /// The tokens of the pointer of the value walked, under `arguments`.
     path: Vec<String>,
 }
 
-impl Walk<'_> {
-    /// Judges the keys of the objects inside `value`, whose schema is `schema`.
-    fn value(&mut self, schema: &Value, value: &Value, depth: usize) {
+impl<'a> Walk<'a> {
+    /// Judges the keys of the objects inside `value`, whose schema is each of `schemas`
+    /// at once (a key that alternatives both list is judged against both).
+    fn value(&mut self, schemas: &[&'a Value], value: &Value, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        let parts = parts(self.root, schema);
+        let parts: Vec<&'a Value> = schemas
+            .iter()
+            .flat_map(|schema| parts(self.root, schema))
+            .collect();
         match value {
             Value::Object(members) => self.object(&parts, members, depth),
             Value::Array(items) => {
-                let Some(items_schema) = parts.iter().find_map(|p| p.get("items")) else {
+                // Items of a tuple have a schema each; those are not walked.
+                if parts.iter().any(|p| p.get("prefixItems").is_some()) {
                     return;
-                };
+                }
+                let item_schemas: Vec<&'a Value> = parts
+                    .iter()
+                    .filter_map(|p| p.get("items"))
+                    .filter(|items| items.is_object())
+                    .collect();
+                if item_schemas.is_empty() {
+                    return;
+                }
                 for (i, item) in items.iter().enumerate() {
                     self.path.push(i.to_string());
-                    self.value(items_schema, item, depth + 1);
+                    self.value(&item_schemas, item, depth + 1);
                     self.path.pop();
                 }
             }
@@ -113,39 +129,59 @@ impl Walk<'_> {
         }
     }
 
-    fn object(&mut self, parts: &[&Value], members: &Map<String, Value>, depth: usize) {
-        let declaring: Vec<&Map<String, Value>> = parts
+    fn object(&mut self, parts: &[&'a Value], members: &Map<String, Value>, depth: usize) {
+        let declaring: Vec<&'a Map<String, Value>> = parts
             .iter()
             .filter_map(|p| p.get("properties").and_then(Value::as_object))
             .collect();
-        // Where a part takes other keys (a schema for them, or an object with no
-        // properties of its own), any key may be the tool's.
-        let closed = !declaring.is_empty() && parts.iter().all(|p| declares_all(p) && !free(p));
+        // Where a part takes other keys (a schema for them, an object with no properties
+        // of its own, a reference that leads nowhere), any key may be the tool's.
+        let closed = !declaring.is_empty() && parts.iter().all(|p| !self.open(p));
         for (key, member) in members {
-            let property = declaring.iter().find_map(|d| d.get(key));
+            let properties: Vec<&'a Value> = declaring.iter().filter_map(|d| d.get(key)).collect();
             self.path.push(key.clone());
-            match property {
-                Some(property) => self.value(property, member, depth + 1),
-                None if closed => {
-                    let repeats = self.arguments.get(key) == Some(member);
-                    if repeats || !self.conversation.gives(member) {
-                        self.found.push(Undeclared {
-                            path: self.path.clone(),
-                            repeats,
-                        });
-                    }
+            if !properties.is_empty() {
+                self.value(&properties, member, depth + 1);
+            } else if closed {
+                let repeats =
+                    self.declared.contains_key(key) && self.arguments.get(key) == Some(member);
+                if repeats || !self.conversation.gives(member) {
+                    self.found.push(Undeclared {
+                        path: self.path.clone(),
+                        repeats,
+                    });
                 }
-                None => {}
             }
             self.path.pop();
         }
     }
+
+    /// Whether a part of an object's schema takes keys it does not list: it says so
+    /// ([`declares_all`]), it is `true` or `{}`, an object with no `properties` and
+    /// nothing it stands for, or a `$ref` that does not resolve within the arguments'
+    /// schema.
+    fn open(&self, part: &Value) -> bool {
+        if part == &Value::Bool(true) || part.as_object().is_some_and(Map::is_empty) {
+            return true;
+        }
+        let unresolved = part.get("$ref").and_then(Value::as_str).is_some_and(|r| {
+            r.strip_prefix('#')
+                .and_then(|p| self.root.pointer(p))
+                .is_none()
+        });
+        unresolved || !declares_all(part) || free(part)
+    }
 }
 
-/// Whether a part of an object's schema takes any key: an object with no `properties`
-/// and nothing it stands for (no `$ref`, no alternatives).
+/// Whether a part of an object's schema is an object that takes any key: of type
+/// `object` (alone or among others), with no `properties` and nothing it stands for (no
+/// `$ref`, no alternatives).
 fn free(part: &Value) -> bool {
-    let object = part.get("type").and_then(Value::as_str) == Some("object");
+    let object = match part.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => false,
+    };
     object
         && part.get("properties").is_none()
         && ["$ref", "anyOf", "oneOf", "allOf"]
@@ -235,6 +271,71 @@ mod tests {
             let arguments = json!({"meta": {"color": "red", "on": true}});
             assert_eq!(found(request, &schema, arguments), [], "{inner}");
         }
+    }
+
+    #[test]
+    fn a_key_is_judged_against_every_alternative_that_lists_its_parent() {
+        // Both shapes list `style`, each with other keys: `fill` is the square's.
+        let schema = json!({"type": "object", "properties": {"shape": {"anyOf": [
+            {"type": "object", "properties": {"radius": {}, "style": {"type": "object", "properties": {"stroke": {}}}}},
+            {"type": "object", "properties": {"side": {}, "style": {"type": "object", "properties": {"fill": {}}}}}
+        ]}}});
+        let arguments = json!({"shape": {"side": 3, "style": {"fill": false, "glow": true}}});
+        assert_eq!(
+            found("A square of side 3", &schema, arguments),
+            [("shape/style/glow".to_owned(), false)]
+        );
+        // Items too: a key of either list's items is the tool's.
+        let schema = json!({"type": "object", "properties": {"points": {"anyOf": [
+            {"type": "array", "items": {"type": "object", "properties": {"x": {}}}},
+            {"type": "array", "items": {"type": "object", "properties": {"y": {}}}}
+        ]}}});
+        let arguments = json!({"points": [{"x": true, "y": false, "z": true}]});
+        assert_eq!(
+            found("points", &schema, arguments),
+            [("points/0/z".to_owned(), false)]
+        );
+    }
+
+    #[test]
+    fn schemas_that_may_list_keys_elsewhere_keep_them() {
+        let listed = json!({"x": {}});
+        for inner in [
+            json!({"type": "object", "properties": listed, "unevaluatedProperties": {"type": "boolean"}}),
+            json!({"type": "object", "properties": listed, "if": {"required": ["x"]}, "then": {"properties": {"on": {}}}}),
+            json!({"type": "object", "properties": listed, "dependentSchemas": {"x": {"properties": {"on": {}}}}}),
+            json!({"type": "object", "properties": listed, "dependencies": {"x": {"properties": {"on": {}}}}}),
+            json!({"anyOf": [{"type": "object", "properties": listed}, {"$ref": "other.json#/Meta"}]}),
+            json!({"anyOf": [{"type": "object", "properties": listed}, {"type": ["object", "null"]}]}),
+            json!({"anyOf": [{"type": "object", "properties": listed}, true]}),
+            json!({"anyOf": [{"type": "object", "properties": listed}, {}]}),
+        ] {
+            let schema = json!({"type": "object", "properties": {"meta": inner.clone()}});
+            let arguments = json!({"meta": {"x": 1, "on": true}});
+            assert_eq!(found("meta", &schema, arguments), [], "{inner}");
+        }
+        // The items of a tuple have a schema each, which the walk does not follow.
+        let schema = json!({"type": "object", "properties": {"pair": {"type": "array",
+            "prefixItems": [{"type": "object", "properties": {"a": {}}}],
+            "items": {"type": "object", "properties": {"b": {}}}}}});
+        let arguments = json!({"pair": [{"a": true}, {"b": true, "c": true}]});
+        assert_eq!(found("pair", &schema, arguments), []);
+    }
+
+    #[test]
+    fn only_an_argument_the_tool_takes_is_repeated() {
+        // `level` is no argument of the tool: inside the track it is judged as any other
+        // key, not as a repeat of the top-level key (which `unasked` leaves out).
+        let arguments = json!({"name": "Road Trip", "level": 50, "tracks": [
+            {"title": "Africa", "artist": "Toto", "level": 50, "name": "Road Trip"}
+        ]});
+        assert_eq!(
+            found(ROAD_TRIP, &playlist(), arguments),
+            [
+                ("tracks/0/level".to_owned(), false),
+                ("tracks/0/name".to_owned(), true),
+            ]
+        );
     }
 
     #[test]

@@ -384,7 +384,8 @@ impl<P: Provider> Agent<P> {
     }
 
     /// The fixes that leave out of the calls among `values` the optional arguments the
-    /// user never gave ([`doubts::leave_out_unasked`]), unless the grounding checks are
+    /// user never gave and the keys the tool does not take
+    /// ([`doubts::leave_out_unasked`]), unless the grounding checks are
     /// off. A value written in answer to a violation at its own place is the model's fix
     /// of it, not an invention: `255` for "full brightness" after `300` was too much.
     fn unasked_left_out(&self, ask: &Question<'_>, run: &Run, values: &mut [Value]) -> Vec<Fix> {

@@ -254,7 +254,7 @@ pub(super) fn leave_out_unasked(
             .undeclared_inside(value, &tool.arguments)
             .into_iter()
             .map(|u| (u.path, u.repeats));
-        for (path, repeats) in unasked.chain(inside).collect::<Vec<_>>() {
+        for (path, repeats) in unasked.chain(inside) {
             let tokens: String = path
                 .iter()
                 .map(|t| format!("/{}", pointer::token(t)))

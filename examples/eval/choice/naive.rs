@@ -2,10 +2,10 @@
 //!
 //! The tools array pasted as pretty JSON into the user's message with one sentence on how
 //! to call a function or answer: after the request (`naive`), or before it, the sentence
-//! between them (`naive+first`), an order small models call far more often in; the reply's fenced block (or the
-//! whole reply) through `serde_json`; an object with `name` (one of the tools) and
-//! `arguments` (an object the `jsonschema` crate finds valid against that tool's
-//! parameters), or an object with `answer`. On failure the reply goes back with
+//! between them (`naive+first`), an order small models call far more often in; the
+//! reply's fenced block (or the whole reply) through `serde_json`; an object with `name`
+//! (one of the tools) and `arguments` (an object the `jsonschema` crate finds valid
+//! against that tool's parameters), or an object with `answer`. On failure the reply goes back with
 //! `Error: {error}` and "Please fix the JSON and try again.", up to the attempt limit.
 
 use serde_json::{Value, json};

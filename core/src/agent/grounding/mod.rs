@@ -255,9 +255,9 @@ fn telling<'w>(written: &'w [String], about: &'w [String]) -> impl Iterator<Item
         .iter()
         .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
         .filter(|w| {
-            about.iter().any(|a| {
-                a.chars().count() >= 4 && (a.starts_with(w.as_str()) || w.starts_with(a.as_str()))
-            })
+            about
+                .iter()
+                .any(|a| a.chars().count() >= 4 && same_word(w, a))
         })
 }
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::dialect::{Dialect, DialectSchema};
+use crate::dialect::{Dialect, DialectSchema, WRAPPER};
 use crate::message::{Message, ToolCall};
 use crate::provider::{Mode, Reply, Request, ToolChoice, ToolSpec};
 use crate::render;
@@ -188,12 +188,15 @@ impl Target {
 
     /// The system message that states the shape, with an example value in the given form
     /// or none. `after_results`: the conversation already holds results of calls.
+    /// `dialect`: the dialect of the request, whose grammar may wrap the reply (see
+    /// [`Self::wrapper`]).
     pub fn instructions(
         &self,
         mode: Mode,
         form: PromptForm,
         example: Option<ExampleForm>,
         after_results: bool,
+        dialect: Dialect,
     ) -> String {
         let shape = match form {
             PromptForm::Compact => self.compact.clone(),
@@ -224,7 +227,9 @@ impl Target {
             }
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
             // A union of tools: what each does, and when to call rather than answer.
-            _ if self.union.is_some() => self.union_instructions(form, after_results),
+            _ if self.union.is_some() => {
+                self.union_instructions(form, after_results, self.wrapper(mode, dialect))
+            }
             _ => {
                 let shown = match example {
                     Some(ExampleForm::Placeholders) => {
@@ -256,8 +261,14 @@ impl Target {
     /// what it does and its arguments, then how to call one and when to answer instead.
     /// No example call is shown: a small model copies an example's values into real calls
     /// (and calls with them where no function fits); the reply's form is given with
-    /// placeholders that cannot pass for values.
-    fn union_instructions(&self, form: PromptForm, after_results: bool) -> String {
+    /// placeholders that cannot pass for values, inside `wrapper` where the request's
+    /// grammar wraps the reply.
+    fn union_instructions(
+        &self,
+        form: PromptForm,
+        after_results: bool,
+        wrapper: Option<&str>,
+    ) -> String {
         let notation = match form {
             PromptForm::JsonSchema => "arguments as JSON Schema",
             _ => "arguments in TypeScript notation; `?` marks an optional one",
@@ -290,15 +301,19 @@ impl Target {
         } else {
             "the request"
         };
+        let call = wrapped(r#"{"name": "<function name>", "arguments": {…}}"#, wrapper);
         text.push_str(&format!(
             "\nWhen one of the functions does what the request asks, call it: reply with JSON \
-             {{\"name\": \"<function name>\", \"arguments\": {{…}}}}, the arguments taken from {source}. \
+             {call}, the arguments taken from {source}. \
              Do not compute or make up its result yourself.\n"
         ));
         if self.has_answer() {
             let answer = match self.answer_shape() {
-                Some(shape) => format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n"),
-                None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
+                Some(shape) => format!(
+                    "{}, the answer of this shape:\n{shape}\n",
+                    wrapped(r#"{"answer": …}"#, wrapper)
+                ),
+                None => format!("{}.\n", wrapped(r#"{"answer": "<your answer>"}"#, wrapper)),
             };
             if after_results {
                 text.push_str(&format!(
@@ -312,6 +327,19 @@ impl Target {
         }
         text.push_str("Reply with the JSON only.");
         text
+    }
+
+    /// The key the request's grammar wraps the reply in: in [`Mode::JsonSchema`], when
+    /// `dialect` needs an object root and the target's is not one (a union of tools is
+    /// an `anyOf`). A prompt that shows the reply's form shows it wrapped, as the grammar
+    /// will make the model write it: shown `{"name": …}` and made to write
+    /// `{"value": {…}}`, a small model mostly calls where no function fits.
+    pub fn wrapper(&self, mode: Mode, dialect: Dialect) -> Option<&'static str> {
+        let wraps = mode == Mode::JsonSchema
+            && dialect
+                .apply(self.schema.to_json())
+                .is_ok_and(|converted| converted.wrapped);
+        wraps.then_some(WRAPPER)
     }
 
     fn pretty_schema(&self) -> String {
@@ -496,17 +524,24 @@ fn about(tool: &ToolDescription) -> String {
     )
 }
 
+/// `form`, the JSON of a reply, inside `{"<wrapper>": …}` when there is a wrapper.
+fn wrapped(form: &str, wrapper: Option<&str>) -> String {
+    match wrapper {
+        Some(key) => format!("{{\"{key}\": {form}}}"),
+        None => form.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::Target;
+    use super::{PromptForm, Target};
     use crate::Toolset;
+    use crate::dialect::Dialect;
+    use crate::provider::Mode;
 
-    /// The grounding checks find a call's tool, its description and its examples, by
-    /// either spelling of its name.
-    #[test]
-    fn a_call_names_its_tool_as_shown_or_as_its_server_spells_it() {
+    fn forecast_or_answer() -> Target {
         let tools = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
             "name": "weather.get_forecast",
             "description": "The forecast for a city.",
@@ -514,11 +549,60 @@ mod tests {
         }}]))
         .expect("the tools load")
         .with_answer();
-        let target = Target::with_union(
+        Target::with_union(
             tools.schema().clone(),
             "choice",
             tools.description().cloned(),
+        )
+    }
+
+    /// Where the grammar will make the model write `{"value": …}`, the prompt shows the
+    /// call and the answer in it; where nothing wraps the reply, it shows them bare.
+    #[test]
+    fn a_union_shows_its_reply_wrapped_where_the_grammar_wraps_it() {
+        let target = forecast_or_answer();
+        let text =
+            |mode, dialect| target.instructions(mode, PromptForm::Compact, None, false, dialect);
+        let wrapped = text(Mode::JsonSchema, Dialect::OpenAiStrict);
+        assert_eq!(
+            target.wrapper(Mode::JsonSchema, Dialect::OpenAiStrict),
+            Some("value")
         );
+        assert!(
+            wrapped.contains(
+                r#"reply with JSON {"value": {"name": "<function name>", "arguments": {…}}}"#
+            ),
+            "{wrapped}"
+        );
+        assert!(
+            wrapped.contains(r#"reply {"value": {"answer": "<your answer>"}}."#),
+            "{wrapped}"
+        );
+        for (mode, dialect) in [
+            (Mode::Prompt, Dialect::OpenAiStrict),
+            (Mode::JsonObject, Dialect::OpenAiStrict),
+            (Mode::JsonSchema, Dialect::Strict),
+            (Mode::JsonSchema, Dialect::Gemini),
+        ] {
+            let bare = text(mode, dialect);
+            assert_eq!(target.wrapper(mode, dialect), None, "{mode:?} {dialect:?}");
+            assert!(!bare.contains(r#""value""#), "{mode:?} {dialect:?}: {bare}");
+            assert!(
+                bare.contains(r#"reply with JSON {"name": "<function name>", "arguments": {…}}"#),
+                "{bare}"
+            );
+            assert!(
+                bare.contains(r#"reply {"answer": "<your answer>"}."#),
+                "{bare}"
+            );
+        }
+    }
+
+    /// The grounding checks find a call's tool, its description and its examples, by
+    /// either spelling of its name.
+    #[test]
+    fn a_call_names_its_tool_as_shown_or_as_its_server_spells_it() {
+        let target = forecast_or_answer();
         for name in ["weather_get_forecast", "weather.get_forecast"] {
             let call = json!({"name": name, "arguments": {}});
             let tool = target.tool_of(&call).expect(name);

@@ -484,7 +484,8 @@ impl<P: Provider> Agent<P> {
     fn base_messages(&self, ask: &Question<'_>, target: &Target, mode: Mode) -> Vec<Message> {
         let after_results = conversation::results_in(ask.history);
         let example = self.example.then_some(self.example_form);
-        let instructions = target.instructions(mode, self.form, example, after_results);
+        let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
+        let instructions = target.instructions(mode, self.form, example, after_results, dialect);
         let system = match ask.system {
             Some(s) => format!("{s}\n\n{instructions}"),
             None => instructions,

@@ -12,6 +12,7 @@
 //! cargo run --release --example eval -- --set choice --rows tools,naive,derived --out choice.json
 //! cargo run --release --example eval -- --set choice --check
 //! cargo run --release --example eval -- --set choice --plain           # 24 plain cases
+//! cargo run --release --example eval -- --set choice --near-miss       # 12 near misses
 //! ```
 //!
 //! Rows: `auto`, `json_schema`, `json_object`, `prompt`, `tools` (`Agent::ask` in that
@@ -36,6 +37,9 @@
 //! row and kind, model calls, tokens and seconds per case. `--plain` asks its 24 plain
 //! cases instead (`choice/plain.rs`): snake_case names and one-line descriptions, written
 //! after the choice machinery to see whether it holds on cases it was not developed on.
+//! `--near-miss` asks 12 requests no tool does that use a word of a tool's name
+//! (`choice/near_miss.rs`), where the check that sends back an answer skipping a tool
+//! fires wrongly.
 
 mod agent_row;
 mod chat;
@@ -65,7 +69,7 @@ use tasks::Task;
 
 const USAGE: &str = "usage: eval [--set types|runtime|choice] \
 [--rows auto,json_schema,json_object,prompt,tools,derived,naive,naive+system,instructor] \
-[--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check] [--plain]";
+[--tasks 0-19,25] [--out results.json] [--attempts 3] [--max-tokens 400] [--check] [--plain | --near-miss]";
 
 const ROWS: &[&str] = &[
     "auto",
@@ -203,6 +207,7 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
             }
             "--check" => options.check = true,
             "--plain" => options.choice_cases = choice::Cases::Plain,
+            "--near-miss" => options.choice_cases = choice::Cases::NearMiss,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -226,8 +231,8 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
     {
         return Err(format!("the row `{row}` has no form for --set choice"));
     }
-    if options.choice_cases == choice::Cases::Plain && options.set != Set::Choice {
-        return Err("--plain picks the plain cases of --set choice".to_owned());
+    if options.choice_cases != choice::Cases::Main && options.set != Set::Choice {
+        return Err("--plain and --near-miss pick cases of --set choice".to_owned());
     }
     Ok(options)
 }
@@ -549,7 +554,10 @@ mod tests {
         assert_eq!(choice.choice_cases, crate::choice::Cases::Main);
         let args = ["--set", "types", "--plain"].map(String::from);
         let error = options(args.into_iter()).err().unwrap_or_default();
-        assert!(error.contains("--plain picks the plain cases"), "{error}");
+        assert!(error.contains("--plain and --near-miss pick"), "{error}");
+        let args = ["--set", "choice", "--near-miss"].map(String::from);
+        let near = options(args.into_iter()).expect("options");
+        assert_eq!(near.choice_cases, crate::choice::Cases::NearMiss);
         assert_eq!(
             agent_kind(Set::Choice, "json_object", &[]),
             (Asks::Toolset, Mode::JsonObject, vec![])

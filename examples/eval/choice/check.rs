@@ -1,5 +1,5 @@
 //! What `--set choice --check` asserts before any model is asked: sixteen cases of each
-//! kind (six in the plain set), tools arrays that load as a `Toolset` and are open objects as servers send them,
+//! kind (six in the plain set; twelve irrelevant ones in the near misses), tools arrays that load as a `Toolset` and are open objects as servers send them,
 //! expected calls that name a tool of their case and list every argument it has (the
 //! required ones never optional), accepted values that fit the tool's parameters (the
 //! `jsonschema` crate is the oracle) and score right, and derived unions with the JSON
@@ -9,7 +9,7 @@
 use serde_json::{Map, Value, json};
 use toolschema::Toolset;
 
-use super::derived::{self, DerivedGroup};
+use super::derived::DerivedGroup;
 use super::score::{judge, parameters_of};
 use super::{Case, Cases, Expected, Kind};
 use crate::runtime_check::differences;
@@ -19,7 +19,7 @@ pub fn problems(set: Cases, cases: &[Case]) -> Vec<String> {
     let mut problems = Vec::new();
     for kind in Kind::ALL {
         let count = cases.iter().filter(|c| c.kind == kind).count();
-        let wanted = set.per_kind();
+        let wanted = set.wanted(kind);
         if count < wanted {
             problems.push(format!(
                 "{count} {} cases; at least {wanted} wanted",
@@ -37,13 +37,11 @@ pub fn problems(set: Cases, cases: &[Case]) -> Vec<String> {
         if cases[..index].iter().any(|c| c.request == case.request) {
             problems.push(format!("{at}: the request is there twice"));
         }
+        if set == Cases::NearMiss && !uses_a_tool_word(case) {
+            problems.push(format!("{at}: no word of a tool's name is used"));
+        }
     }
-    // The derived unions are of the main set's tools.
-    let groups = match set {
-        Cases::Main => Vec::from(derived::groups()),
-        Cases::Plain => Vec::new(),
-    };
-    for group in groups {
+    for group in set.groups() {
         problems.extend(
             group_problems(&group, cases)
                 .into_iter()
@@ -51,6 +49,24 @@ pub fn problems(set: Cases, cases: &[Case]) -> Vec<String> {
         );
     }
     problems
+}
+
+/// Whether the request uses a word of one of its tools' names (`.` and `_` separate
+/// words; a final `s` is not counted), as a near miss must.
+fn uses_a_tool_word(case: &Case) -> bool {
+    let stem = |word: &str| word.to_lowercase().trim_end_matches('s').to_owned();
+    let asked: Vec<String> = case
+        .request
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+        .map(stem)
+        .collect();
+    let tools = case.tools.as_array().into_iter().flatten();
+    tools
+        .filter_map(|tool| tool["function"]["name"].as_str())
+        .flat_map(|name| name.split(['.', '_']))
+        .filter(|word| word.len() > 2)
+        .any(|word| asked.contains(&stem(word)))
 }
 
 fn case_problems(case: &Case) -> Vec<String> {
@@ -278,9 +294,35 @@ mod tests {
 
     #[test]
     fn the_cases_are_sound() {
-        for set in [Cases::Main, Cases::Plain] {
+        for set in [Cases::Main, Cases::Plain, Cases::NearMiss] {
             assert_eq!(problems(set, &all(set)), Vec::<String>::new(), "{set:?}");
         }
+    }
+
+    #[test]
+    fn a_near_miss_must_use_a_word_of_a_tool_name() {
+        let tools = json!([function(
+            "music.set_volume",
+            "Sets the volume.",
+            json!({"type": "object", "properties": {"level": {"type": "integer"}}})
+        )]);
+        let case = |request| Case {
+            kind: Kind::Irrelevant,
+            tools: tools.clone(),
+            request,
+            expected: Expected::Answer,
+        };
+        assert!(uses_a_tool_word(&case(
+            "What volumes do encyclopedias run to?"
+        )));
+        assert!(!uses_a_tool_word(&case("Who wrote Moby-Dick?")));
+        let problems = problems(Cases::NearMiss, &[case("Who wrote Moby-Dick?")]);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("no word of a tool's name")),
+            "{problems:?}"
+        );
     }
 
     #[test]

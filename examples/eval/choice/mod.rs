@@ -26,6 +26,7 @@ mod check;
 mod derived;
 mod groups;
 mod naive;
+mod near_miss;
 mod plain;
 mod report;
 mod run;
@@ -56,14 +57,36 @@ pub enum Cases {
     Main,
     /// The 24 cases of `plain.rs` (`--plain`).
     Plain,
+    /// The 12 irrelevant cases of `near_miss.rs` (`--near-miss`), each using a word of a
+    /// tool's name.
+    NearMiss,
 }
 
 impl Cases {
-    /// The fewest cases of each kind the set holds.
-    pub fn per_kind(self) -> usize {
+    /// The fewest cases of `kind` the set holds.
+    pub fn wanted(self, kind: Kind) -> usize {
+        match (self, kind) {
+            (Cases::Main, _) => 16,
+            (Cases::Plain, _) => 6,
+            (Cases::NearMiss, Kind::Irrelevant) => 12,
+            (Cases::NearMiss, _) => 0,
+        }
+    }
+
+    /// The set's name in the results file and the option that picks it.
+    pub fn name(self) -> (&'static str, &'static str) {
         match self {
-            Cases::Main => 16,
-            Cases::Plain => 6,
+            Cases::Main => ("main", ""),
+            Cases::Plain => ("plain", " --plain"),
+            Cases::NearMiss => ("near-miss", " --near-miss"),
+        }
+    }
+
+    /// The derived unions of the set's tools: only the main set has them.
+    pub fn groups(self) -> Vec<derived::DerivedGroup> {
+        match self {
+            Cases::Main => Vec::from(derived::groups()),
+            Cases::Plain | Cases::NearMiss => Vec::new(),
         }
     }
 }
@@ -125,22 +148,23 @@ impl Case {
     }
 }
 
-/// The cases of a set: the main one (sixteen of each kind) or the plain one (six of
-/// each kind, `plain.rs`), in kind order.
+/// The cases of a set: the main one (sixteen of each kind), the plain one (six of each
+/// kind, `plain.rs`) or the near misses (`near_miss.rs`), in kind order.
 pub fn all(cases: Cases) -> Vec<Case> {
     let lists = match cases {
-        Cases::Main => [
+        Cases::Main => vec![
             (Kind::Simple, cases_simple::all()),
             (Kind::Multiple, cases_multiple::all()),
             (Kind::Irrelevant, cases_irrelevant::all()),
             (Kind::Chatty, cases_chatty::all()),
         ],
-        Cases::Plain => [
+        Cases::Plain => vec![
             (Kind::Simple, plain::simple()),
             (Kind::Multiple, plain::multiple()),
             (Kind::Irrelevant, plain::irrelevant()),
             (Kind::Chatty, plain::chatty()),
         ],
+        Cases::NearMiss => vec![(Kind::Irrelevant, near_miss::irrelevant())],
     };
     let mut cases = Vec::new();
     for (kind, list) in lists {

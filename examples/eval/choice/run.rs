@@ -116,7 +116,7 @@ pub async fn main(options: &Options) {
     println!(
         "model {} · set choice{} · {} cases · rows {} · at most {} attempts · max_tokens {} · temperature 0\n",
         provider.model(),
-        if set == Cases::Plain { " --plain" } else { "" },
+        set.name().1,
         selected.len(),
         options.rows.join(", "),
         options.attempts,
@@ -162,7 +162,7 @@ pub async fn main(options: &Options) {
     if let Some(path) = &options.out {
         let settings = json!({
             "set": "choice",
-            "cases": if set == Cases::Plain { "plain" } else { "main" },
+            "cases": set.name().0,
             "rows": options.rows,
             "attempts": options.attempts,
             "max_tokens": options.max_tokens,
@@ -196,10 +196,7 @@ fn summary_line(set: Cases, all: &[Case]) -> String {
             arrays.push(&case.tools);
         }
     }
-    let groups = match set {
-        Cases::Main => Vec::from(derived::groups()),
-        Cases::Plain => Vec::new(),
-    };
+    let groups = set.groups();
     let in_groups = all
         .iter()
         .filter(|c| groups.iter().any(|g| (g.tools)() == c.tools))

@@ -438,6 +438,13 @@ pub enum ViolationKind {
     /// documentation's values, not the user's (`values`: the first few examples, as
     /// written).
     CopiedExample { values: Vec<String> },
+    /// A call of a union with an answer, of a tool the request names, none of whose values
+    /// appears in the conversation, its required arguments' among them: inferred from the
+    /// request (`"CHF"` for "Swiss francs"), or made up (`{"level": 100}` beside
+    /// `music.set_volume` for "What volume of water fills a swimming pool?"). Such a call
+    /// is questioned once; a model that calls again is taken at its word (`values`: the
+    /// required arguments' first few, as written).
+    Unstated { values: Vec<String> },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
@@ -598,6 +605,13 @@ impl Display for ViolationKind {
                  description, not values from the request: a call takes its arguments from \
                  what the user wrote. If none of the functions does what the request asks, \
                  reply {{\"answer\": …}} instead",
+                values.join(", ")
+            ),
+            ViolationKind::Unstated { values } => write!(
+                f,
+                "none of the call's values ({}) is in the request. Call the function again \
+                 only if the request asks for what it does and means these values; if none \
+                 of the functions does what the request asks, reply {{\"answer\": …}} instead",
                 values.join(", ")
             ),
             ViolationKind::SkippedTool { tool } => write!(

@@ -194,6 +194,50 @@ async fn an_answer_that_skips_the_tool_the_request_names_is_sent_back_once() {
 }
 
 #[tokio::test]
+async fn a_call_of_the_named_tool_with_none_of_the_users_values_is_questioned_once() {
+    // "stock" names `finance.stock_quote`; the rest of the request is about something it
+    // does not do, and the call holds nothing the user wrote.
+    let request = "Which stock exchange is the oldest in the world?";
+    let call = r#"{"name": "finance_stock_quote", "arguments": {"ticker": "AAPL"}}"#;
+    let answer = r#"{"answer": "Amsterdam's, founded in 1602."}"#;
+
+    // Told, the model answers: the answer stands, though it skips the tool its request
+    // names, because the model was asked about that choice once already.
+    let (server, provider) = openai(vec![chat(call), chat(answer)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), request)
+        .await
+        .expect("an answer");
+    assert_eq!(
+        choice,
+        Choice::Answer(json!("Amsterdam's, founded in 1602."))
+    );
+    let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+    assert!(
+        repair.contains(r#"none of the call's values ("AAPL") is in the request"#),
+        "{repair}"
+    );
+
+    // Told, the model calls again: the call is taken at its word.
+    let (server, provider) = openai(vec![chat(call), chat(call)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent.ask_tools(&finance(), request).await.expect("a call");
+    assert!(matches!(choice, Choice::Calls(_)));
+    assert_eq!(bodies(&server).await.len(), 2);
+
+    // A request that says no more than which tool it wants leaves the values to the model.
+    let (server, provider) = openai(vec![chat(call)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let choice = agent
+        .ask_tools(&finance(), "Stock quote?")
+        .await
+        .expect("a call");
+    assert!(matches!(choice, Choice::Calls(_)));
+    assert_eq!(bodies(&server).await.len(), 1);
+}
+
+#[tokio::test]
 async fn the_violations_have_kinds_of_their_own() {
     let invented = r#"{"name": "finance_loan_payment", "arguments": {"principal": 1, "annual_rate": 2, "years": 3}}"#;
     let (_server, provider) = openai(vec![chat(invented); 3]).await;

@@ -160,6 +160,7 @@ fn after_rejection(state: &State<'_>, mode: Mode, cut: bool, doubts: &Doubts) ->
     } else if mode == Mode::Prompt
         && state.modes.get(1) == Some(&Mode::JsonSchema)
         && !doubts.ungrounded
+        && !doubts.unstated
         && !doubts.invented
     {
         FIX_UNDER_GRAMMAR

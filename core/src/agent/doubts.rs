@@ -53,6 +53,9 @@ pub(super) struct Doubts {
     /// It answered a request that asks for what a function does
     /// ([`ViolationKind::SkippedTool`]).
     pub skipped: bool,
+    /// It called the function the request names with none of the values the user wrote
+    /// ([`ViolationKind::Unstated`]).
+    pub unstated: bool,
 }
 
 impl Doubts {
@@ -86,6 +89,10 @@ impl Doubts {
                 .violations()
                 .iter()
                 .any(|v| matches!(v.kind(), ViolationKind::SkippedTool { .. })),
+            unstated: error
+                .violations()
+                .iter()
+                .any(|v| matches!(v.kind(), ViolationKind::Unstated { .. })),
         }
     }
 
@@ -95,6 +102,7 @@ impl Doubts {
             missing: self.missing || other.missing,
             ungrounded: self.ungrounded || other.ungrounded,
             skipped: self.skipped || other.skipped,
+            unstated: self.unstated || other.unstated,
         }
     }
 }
@@ -126,7 +134,11 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// whose answer skips the tool the request names, where the union has an answer (see
 /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
 /// again after it was told is taken at its word (a request may name a tool that cannot
-/// do what it asks). A call made of nothing the user wrote is questioned each time, and
+/// do what it asks). So is a call of the tool the request names with none of the values
+/// the user wrote ([`ViolationKind::Unstated`]): the model may have inferred them ("CHF"
+/// for "Swiss francs"), and a model that calls again is taken at its word; an answer after
+/// it is not questioned as skipping the tool, nor a call after an answer that was.
+/// A call made of nothing the user wrote is questioned each time, and
 /// a second one has the model asked for its answer alone (see `decide`), where the
 /// answer alone is still the model's.
 ///
@@ -140,15 +152,17 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
     let conversation = conversation_of(ask);
     // Once results are in, answering is what the model should do; an answer beside
     // calls waits for their results.
-    let answers_only = !doubts.skipped
-        && !conversation::results_in(history)
-        && values.iter().all(|v| v.get("answer").is_some());
-    // What each tool is about, for the check of an answer only.
-    let tools = if answers_only {
-        target.tools_about()
-    } else {
-        Vec::new()
-    };
+    // A choice questioned once (an answer that skips a tool, a call of values the request
+    // does not hold) is the model's to keep: each question is asked once, and neither
+    // after the other.
+    let choice_questioned = doubts.skipped || doubts.unstated;
+    // Once results are in, a call follows them (another door after "there is no door
+    // \"back\""), not the request's words alone.
+    let before_results = !conversation::results_in(history);
+    let answers_only =
+        !choice_questioned && before_results && values.iter().all(|v| v.get("answer").is_some());
+    // What each tool is about, for the check of an answer and of unstated values.
+    let tools = target.tools_about();
     let tools = || {
         tools
             .iter()
@@ -160,6 +174,14 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
         .filter_map(|(i, value)| {
             let violation = conversation
                 .ungrounded(value, &target.about(value), &examples_of(target, value))
+                .or_else(|| {
+                    (!choice_questioned && before_results)
+                        .then(|| {
+                            let about = tools().map(|(_, _, about)| about);
+                            conversation.unstated(value, &required_of(target, value), about)
+                        })
+                        .flatten()
+                })
                 .or_else(|| {
                     answers_only
                         .then(|| conversation.skips(value, tools()))
@@ -175,6 +197,18 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
         })
         .collect();
     (!violations.is_empty()).then(|| Error::new(violations))
+}
+
+/// The names of the arguments the tool a call names requires; none for no known tool.
+fn required_of(target: &Target, call: &Value) -> Vec<String> {
+    target
+        .tool_of(call)
+        .and_then(|tool| tool.arguments["required"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The example phrases the documentation of the tool a call names gives of its values
@@ -325,265 +359,4 @@ fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
 }
 
 #[cfg(test)]
-mod tests {
-    use serde_json::{Value, json};
-
-    use super::{Doubts, leave_out_unasked, no_function_fits};
-    use crate::Toolset;
-    use crate::agent::request::Target;
-    use crate::agent::run::Question;
-
-    const NONE: Doubts = Doubts {
-        invented: false,
-        missing: false,
-        ungrounded: false,
-        skipped: false,
-    };
-    const INVENTED: Doubts = Doubts {
-        invented: true,
-        ..NONE
-    };
-    const MISSING: Doubts = Doubts {
-        invented: true,
-        missing: true,
-        ..NONE
-    };
-    const UNGROUNDED: Doubts = Doubts {
-        ungrounded: true,
-        ..NONE
-    };
-
-    #[test]
-    fn two_signs_say_nothing_fits() {
-        assert!(no_function_fits(INVENTED, INVENTED));
-        assert!(no_function_fits(UNGROUNDED, UNGROUNDED));
-        assert!(no_function_fits(INVENTED, UNGROUNDED));
-        assert!(no_function_fits(UNGROUNDED, INVENTED));
-        assert!(no_function_fits(INVENTED.and(UNGROUNDED), INVENTED));
-    }
-
-    #[test]
-    fn a_missing_function_named_says_nothing_fits_at_once() {
-        for before in [NONE, INVENTED, UNGROUNDED, MISSING] {
-            assert!(no_function_fits(before, MISSING), "{before:?}");
-        }
-        // Named before, and not now: the reply now is what counts.
-        assert!(!no_function_fits(MISSING, NONE));
-    }
-
-    #[test]
-    fn the_doubts_of_a_reply_tell_a_function_s_name_from_a_value_in_its_place() {
-        let target = finance();
-        let error = crate::Error::new(Vec::new());
-        let doubts = |raw: &str| Doubts::of(&target, raw, &error);
-        for named in [
-            r#"{"name": "cancel_subscription", "arguments": {}}"#,
-            r#"{"name": "getDayOfWeek", "arguments": {"date": "2000-01-01"}}"#,
-            r#"{"name": "wine", "arguments": {"dish": "risotto"}}"#,
-            r#"[{"name": "wine", "arguments": {}}, {"name": "weather.forecast", "arguments": {}}]"#,
-        ] {
-            let d = doubts(named);
-            assert!(d.invented && d.missing, "{named}: {d:?}");
-        }
-        // A valid call beside one of a function the union lacks: sent back, so that the
-        // model can keep the valid one.
-        let beside = r#"[{"name": "loan", "arguments": {"principal": 1}}, {"name": "weather.forecast", "arguments": {}}]"#;
-        let d = doubts(beside);
-        assert!(d.invented && !d.missing, "{d:?}");
-        // A tool's arguments under another name: that tool, misnamed.
-        for misnamed in [
-            r#"{"name": "get_monthly_payment", "arguments": {"principal": 250000}}"#,
-            r#"{"name": "ticker_price", "arguments": {"ticker": "MSFT"}}"#,
-            r#"{"name": "mortgage_payment", "arguments": {"principal": 1, "currency": "EUR"}}"#,
-        ] {
-            let d = doubts(misnamed);
-            assert!(d.invented && !d.missing, "{misnamed}: {d:?}");
-        }
-        // Arguments that are some of a tool's but miss one it requires, or add one it
-        // lacks: no tool's.
-        for other in [
-            r#"{"name": "currency_rates", "arguments": {"currency": "EUR"}}"#,
-            r#"{"name": "ticker_news", "arguments": {"ticker": "MSFT", "days": 3}}"#,
-        ] {
-            let d = doubts(other);
-            assert!(d.missing, "{other}: {d:?}");
-        }
-        // A value or an answer where the name goes: invented, but no function named.
-        for value in [
-            r#"{"name": "Road Trip", "arguments": {}}"#,
-            r#"{"name": "Chardonnay", "arguments": {}}"#,
-            r#"{"name": "good morning", "arguments": {}}"#,
-        ] {
-            let d = doubts(value);
-            assert!(d.invented && !d.missing, "{value}: {d:?}");
-        }
-        // The union's own functions, misspelt or shortened, and answers.
-        for known in [
-            r#"{"name": "loan", "arguments": {"principal": 1}}"#,
-            r#"{"name": "get_loan_payment", "arguments": {"principal": 1}}"#,
-            r#"{"name": "stock_quote", "arguments": {}}"#,
-            r#"{"answer": "cancel_subscription"}"#,
-        ] {
-            let d = doubts(known);
-            assert!(!d.invented && !d.missing, "{known}: {d:?}");
-        }
-    }
-
-    #[test]
-    fn one_sign_says_nothing() {
-        assert!(!no_function_fits(NONE, INVENTED));
-        assert!(!no_function_fits(NONE, UNGROUNDED));
-        assert!(!no_function_fits(INVENTED, NONE));
-        assert!(!no_function_fits(UNGROUNDED, NONE));
-        assert!(!no_function_fits(NONE, NONE));
-    }
-
-    /// The union of an OpenAI tools array, with an answer.
-    fn union_of(tools: Value) -> Target {
-        let tools = Toolset::from_openai_tools(&tools)
-            .expect("the tools load")
-            .with_answer();
-        Target::with_union(
-            tools.schema().clone(),
-            "choice",
-            tools.description().cloned(),
-        )
-    }
-
-    /// A request alone, with no system text or history.
-    fn question<'a>(target: &'a Target, request: &'a str) -> Question<'a> {
-        Question {
-            target,
-            system: None,
-            history: &[],
-            prompt: request,
-            request,
-            cancel: None,
-        }
-    }
-
-    /// A loan calculator and a stock quote, with an answer.
-    fn finance() -> Target {
-        union_of(json!([
-            {"type": "function", "function": {
-                "name": "loan",
-                "parameters": {"type": "object", "properties": {
-                    "principal": {"type": "number"},
-                    "currency": {"type": "string"}
-                }, "required": ["principal"]}
-            }},
-            {"type": "function", "function": {
-                "name": "quote",
-                "parameters": {"type": "object", "properties": {"ticker": {"type": "string"}}}
-            }}
-        ]))
-    }
-
-    /// The calls of `values` once the unasked arguments not at `kept` are left out.
-    fn left(values: &[Value], kept: &[&str]) -> Vec<Value> {
-        let target = finance();
-        let ask = question(&target, "A loan of 250000, and the price of MSFT?");
-        let mut values = values.to_vec();
-        leave_out_unasked(&ask, &mut values, kept);
-        values
-    }
-
-    #[test]
-    fn a_value_written_to_fix_a_violation_is_kept_whatever_the_number_of_calls() {
-        let loan = json!({"name": "loan", "arguments": {"principal": 250000, "currency": "EUR"}});
-        let quote = json!({"name": "quote", "arguments": {"ticker": "MSFT"}});
-        let two = [loan.clone(), quote.clone()];
-        // The violation was of an attempt of one call, of two, or of the other call.
-        for kept in [
-            "/arguments/currency",
-            "/0/arguments/currency",
-            "/1/arguments/currency",
-        ] {
-            assert_eq!(left(&two, &[kept]), two, "{kept}");
-            let one = std::slice::from_ref(&loan);
-            assert_eq!(left(one, &[kept]), one, "{kept}");
-        }
-        // A violation elsewhere keeps nothing here.
-        for kept in [
-            "/arguments/principal",
-            "/0/arguments",
-            "/arguments/currency/code",
-        ] {
-            let without = json!({"name": "loan", "arguments": {"principal": 250000}});
-            assert_eq!(left(&two, &[kept]), [without, quote.clone()], "{kept}");
-        }
-    }
-
-    #[test]
-    fn an_answer_that_skips_a_tool_is_told_the_tool_its_request_describes() {
-        use super::questioned;
-        let tool = |name: &str, description: &str| {
-            json!({"type": "function", "function": {
-                "name": name,
-                "description": description,
-                "parameters": {"type": "object", "properties": {"region": {"type": "string"}}}
-            }})
-        };
-        let target = union_of(json!([
-            tool(
-                "weather.get_forecast",
-                "Returns the daily weather forecast for a city."
-            ),
-            tool(
-                "weather.get_alerts",
-                "Lists the severe weather warnings in force."
-            ),
-        ]));
-        let request = "Are there any extreme weather warnings in force for Queensland?";
-        let ask = question(&target, request);
-        let answer = json!({"answer": "Heat waves."});
-        let error = questioned(&ask, NONE, &[answer]).expect("the answer skips a tool");
-        assert!(
-            error.to_string().contains("\"weather_get_alerts\""),
-            "{error}"
-        );
-    }
-
-    #[test]
-    fn a_pointer_in_a_call_is_read_without_the_call_s_index() {
-        use super::in_call;
-        assert_eq!(in_call("/arguments/x"), "/arguments/x");
-        assert_eq!(in_call("/0/arguments/x"), "/arguments/x");
-        assert_eq!(in_call("/12/arguments/x"), "/arguments/x");
-        assert_eq!(in_call("/1"), "");
-        // Only the first token, and only an index.
-        assert_eq!(in_call("/arguments/0"), "/arguments/0");
-        assert_eq!(in_call("/x1/arguments"), "/x1/arguments");
-        assert_eq!(in_call("//arguments"), "//arguments");
-        assert_eq!(in_call(""), "");
-        assert_eq!(in_call("/é/0"), "/é/0");
-    }
-
-    #[test]
-    fn a_member_is_taken_out_at_its_path_and_nowhere_else() {
-        let call =
-            json!({"name": "t", "arguments": {"a": 1, "list": [{"k": 1, "x": 2}, {"x": 3}]}});
-        let path = |tokens: &[&str]| tokens.iter().map(|t| t.to_string()).collect::<Vec<_>>();
-        let (without, written) = super::without_member(&call, &path(&["list", "1", "x"])).unwrap();
-        assert_eq!(written, json!(3));
-        assert_eq!(
-            without["arguments"],
-            json!({"a": 1, "list": [{"k": 1, "x": 2}, {}]})
-        );
-        let (without, _) = super::without_member(&call, &path(&["a"])).unwrap();
-        assert_eq!(
-            without["arguments"],
-            json!({"list": [{"k": 1, "x": 2}, {"x": 3}]})
-        );
-        for missing in [
-            path(&["list", "2", "x"]),
-            path(&["list", "one", "x"]),
-            path(&["a", "x"]),
-            path(&["list", "0", "y"]),
-            path(&["list"]).into_iter().chain(path(&["0"])).collect(),
-            Vec::new(),
-        ] {
-            assert_eq!(super::without_member(&call, &missing), None, "{missing:?}");
-        }
-    }
-}
+mod tests;

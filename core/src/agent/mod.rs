@@ -249,7 +249,14 @@ impl<P: Provider> Agent<P> {
     /// sent back. Asked something no tool does, small models still call one, with values
     /// of their own making; told so, they answer. One value the user or a tool wrote is
     /// enough for a call to stand, and a call made again after the model was told is
-    /// taken.
+    /// taken. A call of a tool the request names is let stand so (the model may infer its
+    /// values: `"Paris"` for "the capital of France"), except that one none of whose
+    /// values the user wrote, to a request that says more than which tool it wants (two
+    /// words or more that no tool is about), is sent back once
+    /// ([`ViolationKind::Unstated`](crate::ViolationKind::Unstated): `{"level": 100}`
+    /// beside `music.set_volume` for "What volume of water fills an Olympic swimming
+    /// pool?"): the model may keep it, or answer, and either is then taken. A short
+    /// request ("Time?", "Full brightness") leaves the values to the model.
     ///
     /// A call's optional arguments whose values appear nowhere in the conversation, are
     /// none the tool lists and are not the defaults it states (`"age": 16` for "I'm 165cm

@@ -50,6 +50,11 @@ use words::{
 /// The most values named in a violation.
 const NAMED: usize = 4;
 
+/// The fewest telling words beyond the tools' that make a request say more than which
+/// tool it wants ([`Conversation::unstated`]): one is often a modifier ("Full brightness",
+/// "Current time?").
+const UNSTATED_AFTER: usize = 2;
+
 /// The most words of one value the checks look at.
 const MAX_VALUE_WORDS: usize = 64;
 
@@ -206,6 +211,60 @@ impl Conversation {
             }
         };
         Some(Violation::new("/arguments", kind))
+    }
+
+    /// The violation of a call `{"name": …, "arguments": …}` none of whose values appears
+    /// in the conversation, though the arguments its tool requires (`required`, their
+    /// names) hold values, to a request that says more than which tool it wants: at least
+    /// [`UNSTATED_AFTER`] words the user wrote that no tool of the union is about
+    /// (`tools`: what each is about). This is the call [`Conversation::ungrounded`] lets
+    /// stand because the request names its tool. Its values are the model's: inferred
+    /// from the request (`"CHF"` for "Swiss francs"), or made up for a request that only
+    /// uses a word of the tool ("What volume of water fills an Olympic swimming pool?" →
+    /// `{"level": 100}`), which the model alone can tell apart. A request that says
+    /// little beyond the tool ("Time?", "Full brightness") leaves the values to the model:
+    /// its defaults stand. So do the values of optional arguments alone: those the user
+    /// never gave are left out of the call (see `unasked`). `None` for any other value.
+    pub fn unstated<'a>(
+        &self,
+        call: &Value,
+        required: &[String],
+        tools: impl IntoIterator<Item = &'a str>,
+    ) -> Option<Violation> {
+        let arguments = call.get("arguments")?.as_object()?;
+        call.get("name")?;
+        let mut values = Vec::new();
+        arguments.values().for_each(|v| leaves(v, &mut values));
+        if values.iter().any(|v| self.holds(v)) {
+            return None;
+        }
+        let mut stated = Vec::new();
+        for key in required {
+            if let Some(value) = arguments.get(key) {
+                leaves(value, &mut stated);
+            }
+        }
+        if stated.is_empty() || self.beyond_the_tools(tools) < UNSTATED_AFTER {
+            return None;
+        }
+        Some(Violation::new(
+            "/arguments",
+            ViolationKind::Unstated {
+                values: named(&stated),
+            },
+        ))
+    }
+
+    /// How many telling words the user wrote (four letters or more, not ones that any
+    /// sentence has) that no tool of `tools` is about.
+    fn beyond_the_tools<'a>(&self, tools: impl IntoIterator<Item = &'a str>) -> usize {
+        let about: Vec<String> = tools.into_iter().flat_map(words_bounded).collect();
+        let named: Vec<&String> = telling(&self.asked, &about).collect();
+        self.asked
+            .iter()
+            .filter(|w| w.chars().count() >= 4 && !COMMON.contains(&w.as_str()))
+            .filter(|w| !named.contains(w))
+            .count()
     }
 
     fn holds(&self, value: &Value) -> bool {

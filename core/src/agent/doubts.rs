@@ -79,20 +79,16 @@ impl Doubts {
                     grounding::names_a_missing_function(call, tools.iter().copied())
                         && !arguments_of_a_tool(target, call)
                 }),
-            ungrounded: error.violations().iter().any(|v| {
+            ungrounded: rejected_for(error, |kind| {
                 matches!(
-                    v.kind(),
+                    kind,
                     ViolationKind::Ungrounded { .. } | ViolationKind::CopiedExample { .. }
                 )
             }),
-            skipped: error
-                .violations()
-                .iter()
-                .any(|v| matches!(v.kind(), ViolationKind::SkippedTool { .. })),
-            unstated: error
-                .violations()
-                .iter()
-                .any(|v| matches!(v.kind(), ViolationKind::Unstated { .. })),
+            skipped: rejected_for(error, |kind| {
+                matches!(kind, ViolationKind::SkippedTool { .. })
+            }),
+            unstated: rejected_for(error, |kind| matches!(kind, ViolationKind::Unstated { .. })),
         }
     }
 
@@ -105,6 +101,11 @@ impl Doubts {
             unstated: self.unstated || other.unstated,
         }
     }
+}
+
+/// Whether one of the error's violations is of a kind `is` holds for.
+fn rejected_for(error: &Error, is: impl Fn(&ViolationKind) -> bool) -> bool {
+    error.violations().iter().any(|v| is(v.kind()))
 }
 
 /// Whether a call's arguments are those of one of the target's tools: each of its keys

@@ -60,3 +60,6 @@ mod answer_beside_calls;
 
 #[path = "agent_http/unasked.rs"]
 mod unasked;
+
+#[path = "agent_http/answer_kept.rs"]
+mod answer_kept;

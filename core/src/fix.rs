@@ -164,6 +164,16 @@ pub enum FixKind {
     /// [`FixKind::UnaskedArgument`]; the fix's pointer says where the key was. Only where
     /// that kind applies.
     RepeatedArgument { key: String, value: String },
+    /// The answer of an earlier attempt was taken, which had been sent back only as
+    /// skipping the function its request names
+    /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)): asked to call
+    /// that function, the model wrote a call made of values the user never wrote (the
+    /// description's examples, placeholders), or, by the last attempt, no reply that fits.
+    /// A call the request holds nothing for says the function did not fit after all.
+    /// `attempt` is the answer's attempt; `instead` why this attempt's reply was rejected,
+    /// as its violations read, bounded. Only in replies to a union of tools with an answer,
+    /// and off with `Agent::grounded_calls(false)` with the check it follows.
+    AnswerKept { attempt: usize, instead: String },
 }
 
 impl Fix {
@@ -323,6 +333,11 @@ impl Display for FixKind {
             FixKind::RepeatedArgument { key, value } => write!(
                 f,
                 "left out {key:?}, {value}, which repeats an argument of the call where the tool does not take it"
+            ),
+            FixKind::AnswerKept { attempt, instead } => write!(
+                f,
+                "kept the answer of attempt {attempt}, sent back only as skipping a function, \
+                 over this reply: {instead}"
             ),
         }
     }

@@ -65,11 +65,7 @@ impl Doubts {
             return Doubts::default();
         }
         let tools: Vec<(&str, &str)> = target.tool_names().collect();
-        let calls = match read::closest(raw) {
-            Some(Value::Array(items)) => items,
-            Some(one) => vec![one],
-            None => Vec::new(),
-        };
+        let calls = calls_in(raw);
         Doubts {
             invented: calls
                 .iter()
@@ -100,6 +96,52 @@ impl Doubts {
             skipped: self.skipped || other.skipped,
             unstated: self.unstated || other.unstated,
         }
+    }
+}
+
+/// The function an answer rejected with `error` was sent back for skipping, where that
+/// was all: a doubt of the library's, not a fault of the reply, which is kept in case the
+/// model's next reply says the doubt was wrong ([`answer_stands`]).
+pub(super) fn only_skipped(error: &Error) -> Option<String> {
+    let mut skipped = error.violations().iter().map(|v| match v.kind() {
+        ViolationKind::SkippedTool { tool } => Some(tool.clone()),
+        _ => None,
+    });
+    let first = skipped.next()??;
+    skipped.all(|t| t.is_some()).then_some(first)
+}
+
+/// Whether an answer sent back only as skipping `tool` ([`only_skipped`]) is taken over
+/// the reply just rejected (its values as read, `calls`, and its doubts, `now`): asked to
+/// call the tool, the model called it, and it alone, with values the user never wrote
+/// (the description's examples, placeholders: [`Doubts::ungrounded`]).
+///
+/// Asked "Who founded the first stock exchange in Amsterdam?", a small model answers;
+/// told the request asks for what `finance.stock_quote` does, it calls it for `"AAPL"`,
+/// the example of the tool's description, and again when told that. A request the tool
+/// fits holds what it needs, so a call of it that the request holds nothing for says the
+/// tool did not fit: the answer was right, and the question was the library's mistake.
+/// Where the tool fits, the call with the user's values is taken as before; a call of
+/// another tool with made-up values says nothing of this one, and is sent back as before.
+pub(super) fn answer_stands(target: &Target, tool: &str, calls: &[Value], now: Doubts) -> bool {
+    let Some(questioned) = target.tool_of(&serde_json::json!({ "name": tool })) else {
+        return false;
+    };
+    now.ungrounded
+        && !calls.is_empty()
+        && calls.iter().all(|call| {
+            target
+                .tool_of(call)
+                .is_some_and(|t| std::ptr::eq(t, questioned))
+        })
+}
+
+/// The calls a reply's text holds, as local repair reads them: one, several, or none.
+fn calls_in(raw: &str) -> Vec<Value> {
+    match read::closest(raw) {
+        Some(Value::Array(items)) => items,
+        Some(one) => vec![one],
+        None => Vec::new(),
     }
 }
 

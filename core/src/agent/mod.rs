@@ -258,6 +258,13 @@ impl<P: Provider> Agent<P> {
     /// pool?"): the model may keep it, or answer, and either is then taken. A short
     /// request ("Time?", "Full brightness") leaves the values to the model.
     ///
+    /// An answer to a request that uses a word of a tool's name is sent back once
+    /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)), and an answer
+    /// made again is taken. If the model, told, calls that tool, and only it, with values
+    /// the user never wrote (its description's examples, placeholders), the request holds
+    /// nothing the tool needs: the first answer is taken, and the ask ends, reported as
+    /// [`FixKind::AnswerKept`](crate::FixKind::AnswerKept) on the last attempt.
+    ///
     /// A call's optional arguments whose values appear nowhere in the conversation, are
     /// none the tool lists and are not the defaults it states (`"age": 16` for "I'm 165cm
     /// and 80kg, what's my BMI?", the description's example `"cm"` for a unit) are left

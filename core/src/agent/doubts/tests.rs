@@ -1,6 +1,6 @@
 use serde_json::{Value, json};
 
-use super::{Doubts, leave_out_unasked, no_function_fits};
+use super::{Doubts, answer_stands, leave_out_unasked, no_function_fits, only_skipped};
 use crate::Toolset;
 use crate::agent::request::Target;
 use crate::agent::run::Question;
@@ -393,4 +393,48 @@ proptest::proptest! {
             proptest::prop_assert!(questioned(&ask, NONE, &[call]).is_none());
         }
     }
+}
+
+#[test]
+fn only_an_answer_sent_back_for_the_skip_alone_is_doubted() {
+    use crate::{Error, Violation, ViolationKind};
+    let skipped = || {
+        let kind = ViolationKind::SkippedTool {
+            tool: "quote".into(),
+        };
+        Violation::new("/answer", kind)
+    };
+    assert_eq!(
+        only_skipped(&Error::new(vec![skipped()])).as_deref(),
+        Some("quote")
+    );
+    let cut = Violation::new("", ViolationKind::CutOff { max_tokens: None });
+    assert_eq!(only_skipped(&Error::new(vec![cut, skipped()])), None);
+    assert_eq!(only_skipped(&Error::new(Vec::new())), None);
+    let invalid = Violation::new(
+        "/answer",
+        ViolationKind::Invalid {
+            message: "no".into(),
+        },
+    );
+    assert_eq!(only_skipped(&Error::new(vec![invalid])), None);
+}
+
+#[test]
+fn the_answer_stands_only_over_a_made_up_call_of_the_tool_it_skipped() {
+    let target = finance();
+    let quote = json!({"name": "quote", "arguments": {"ticker": "AAPL"}});
+    let loan = json!({"name": "loan", "arguments": {"principal": 1}});
+    let stands = |calls: &[Value], now| answer_stands(&target, "quote", calls, now);
+    assert!(stands(std::slice::from_ref(&quote), UNGROUNDED));
+    assert!(stands(&[quote.clone(), quote.clone()], UNGROUNDED));
+    // Not made up (the conversation did not question its values), not the tool skipped,
+    // not it alone, no call at all.
+    assert!(!stands(std::slice::from_ref(&quote), NONE));
+    assert!(!stands(std::slice::from_ref(&quote), INVENTED));
+    assert!(!stands(std::slice::from_ref(&loan), UNGROUNDED));
+    assert!(!stands(&[quote.clone(), loan], UNGROUNDED));
+    assert!(!stands(&[], UNGROUNDED));
+    // A tool the union lacks was never skipped.
+    assert!(!answer_stands(&target, "stock", &[quote], UNGROUNDED));
 }

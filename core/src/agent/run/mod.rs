@@ -78,8 +78,13 @@ enum Outcome<T> {
         values: Vec<Value>,
         fixes: Vec<Fix>,
     },
-    /// The reply did not fit: why.
-    Rejected { received: Received, error: Error },
+    /// The reply did not fit: why; and its values as read, where they fit the schema
+    /// and the conversation questioned them (`doubts::questioned`).
+    Rejected {
+        received: Received,
+        error: Error,
+        questioned: Option<Vec<Value>>,
+    },
     /// The mode cannot carry the ask, or the server rejected it: the next mode is
     /// tried and no attempt is counted.
     FallBack { reason: String, by_server: bool },
@@ -103,7 +108,9 @@ impl<T> Outcome<T> {
                 call_as_text: target.sends_tools(received.mode)
                     && read::call_as_text(&received.reply, &received.raw),
             },
-            Outcome::Rejected { received, error } => decide::Seen::Rejected {
+            Outcome::Rejected {
+                received, error, ..
+            } => decide::Seen::Rejected {
                 mode: received.mode,
                 call_as_text: target.sends_tools(received.mode)
                     && read::call_as_text(&received.reply, &received.raw),
@@ -190,6 +197,28 @@ fn cut_off<T>(
     }
 }
 
+/// The answer sent back only as skipping a function, with its typed value, where the
+/// reply just rejected (seen as `seen`, its values as read where the conversation
+/// questioned them) says it stands (`doubts::answer_stands`); it is taken out of the run
+/// then, or where its value no longer builds.
+fn standing<T>(
+    run: &mut Run,
+    ask: &Question<'_>,
+    questioned: Option<&[Value]>,
+    seen: &decide::Seen,
+    build: impl Fn(&[Value]) -> Result<T, Refused>,
+) -> Option<(state::DoubtedAnswer, T)> {
+    let (decide::Seen::Rejected { doubts: now, .. }, Some(calls)) = (seen, questioned) else {
+        return None;
+    };
+    let stands = |doubted: &mut state::DoubtedAnswer| {
+        doubts::answer_stands(ask.target, &doubted.tool, calls, *now)
+    };
+    let doubted = run.doubted_answer.take_if(stands)?;
+    let value = build(&doubted.values).ok()?;
+    Some((doubted, value))
+}
+
 impl<P: Provider> Agent<P> {
     /// The loop: attempts until a reply's values fit the target's schema and `build`
     /// accepts them.
@@ -235,8 +264,25 @@ impl<P: Provider> Agent<P> {
                     }
                     return Ok(run.accept(received, value, values, &fixes));
                 }
-                Outcome::Rejected { received, error } => {
+                Outcome::Rejected {
+                    received,
+                    error,
+                    questioned,
+                } => {
+                    if let Some((doubted, value)) =
+                        standing(&mut run, ask, questioned.as_deref(), &seen, &build)
+                    {
+                        return Ok(self.keep_answer(run, received, &error, doubted, value));
+                    }
+                    let answer = doubts::only_skipped(&error).zip(questioned);
+                    let doubted = answer.map(|(tool, values)| state::DoubtedAnswer {
+                        tool,
+                        attempt: received.number,
+                        values,
+                        reply: received.reply.clone(),
+                    });
                     self.reject(&mut run, ask, received, error);
+                    run.doubted_answer = doubted.or(run.doubted_answer.take());
                     if next.ask_answer {
                         run.answer_only = ask.target.answer_only();
                         if run.answer_only.is_some() {
@@ -332,10 +378,14 @@ impl<P: Provider> Agent<P> {
         });
         // The typed value is built inside the loop: what the type rejects is a
         // violation of that attempt, repaired and kept like any other.
+        let mut questioned = None;
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
             .map_err(Refused::Invalid)
             .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
-                Some(error) => Err(Refused::Invalid(error.with_fixes(fixes))),
+                Some(error) => {
+                    questioned = Some(values);
+                    Err(Refused::Invalid(error.with_fixes(fixes)))
+                }
                 None => Ok((values, fixes)),
             })
             .map(|(mut values, mut fixes)| {
@@ -347,10 +397,11 @@ impl<P: Provider> Agent<P> {
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
                 Err(fatal) => Err(fatal),
             });
-        let read = if reply.finish == FinishReason::Length {
-            cut_off(read, request.max_tokens)
+        let cut = reply.finish == FinishReason::Length;
+        let (read, questioned) = if cut {
+            (cut_off(read, request.max_tokens), None)
         } else {
-            read
+            (read, questioned)
         };
         let received = Received {
             number,
@@ -367,7 +418,11 @@ impl<P: Provider> Agent<P> {
                 values,
                 fixes,
             },
-            Err(Refused::Invalid(error)) => Outcome::Rejected { received, error },
+            Err(Refused::Invalid(error)) => Outcome::Rejected {
+                questioned,
+                received,
+                error,
+            },
             Err(Refused::CheckPanicked(panic, error)) => {
                 Outcome::Failed(Failure::CheckPanicked(panic, error, Box::new(received)))
             }
@@ -399,6 +454,35 @@ impl<P: Provider> Agent<P> {
             .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
             .collect();
         doubts::leave_out_unasked(ask, values, &fixed)
+    }
+
+    /// Ends the run with a doubted answer's `value` over the reply of `received`,
+    /// rejected with `error` (see `doubts::answer_stands`); the rejection is reported as
+    /// any other, then the fix that keeps the answer.
+    fn keep_answer<T>(
+        &self,
+        run: Run,
+        received: Received,
+        error: &Error,
+        answer: state::DoubtedAnswer,
+        value: T,
+    ) -> Success<T> {
+        let number = received.number;
+        self.emit(Event::Violations {
+            attempt: number,
+            error: error.clone(),
+        });
+        let done = run.keep_answer(received, error, answer, value);
+        let fixes = done
+            .attempts
+            .last()
+            .map(|a| a.fixes.clone())
+            .unwrap_or_default();
+        self.emit(Event::FixedLocally {
+            attempt: number,
+            fixes,
+        });
+        done
     }
 
     /// Records a rejected reply and prepares the repair prompt of the next attempt.

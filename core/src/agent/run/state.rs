@@ -10,10 +10,16 @@ use super::super::request::Target;
 use super::super::{AskError, Attempt, partial};
 use super::{Failure, Question, Received, Success};
 use crate::error::Error;
+use crate::error::bounded;
 use crate::feedback::{RepairPrompt, RepairStrategy};
+use crate::fix::{FixKind, Location};
 use crate::message::Message;
-use crate::provider::{Mode, Usage};
+use crate::provider::{Mode, Reply, Usage};
 use crate::repair::Fix;
+
+/// At most this many characters of a rejected reply's violations in the fix that keeps
+/// an answer over it.
+const INSTEAD_CHARS: usize = 400;
 
 /// The state of the loop between attempts.
 pub(super) struct Run {
@@ -36,6 +42,18 @@ pub(super) struct Run {
     /// The answer alone, asked for once the replies have said that no function fits
     /// (`doubts::no_function_fits`).
     pub(super) answer_only: Option<Target>,
+    /// The answer sent back only as skipping a function (`doubts::only_skipped`), taken
+    /// if a later reply says that none fits (`doubts::answer_stands`).
+    pub(super) doubted_answer: Option<DoubtedAnswer>,
+}
+
+/// An answer sent back only as skipping a function: that function (as the model is shown
+/// it), the answer's attempt, its values as read and its reply.
+pub(super) struct DoubtedAnswer {
+    pub(super) tool: String,
+    pub(super) attempt: usize,
+    pub(super) values: Vec<Value>,
+    pub(super) reply: Reply,
 }
 
 impl Run {
@@ -49,6 +67,7 @@ impl Run {
             repair: None,
             doubts: Doubts::default(),
             answer_only: None,
+            doubted_answer: None,
         }
     }
 
@@ -100,6 +119,38 @@ impl Run {
             reply: received.reply,
             attempts,
             fixed_locally: !fixes.is_empty(),
+            usage,
+        }
+    }
+
+    /// Takes the doubted answer's `value` over the reply of `received`, rejected with
+    /// `error`: that attempt is the last, taken with the fix that says so
+    /// ([`FixKind::AnswerKept`]), and the answer's reply is the one the value came from.
+    pub(super) fn keep_answer<T>(
+        self,
+        received: Received,
+        error: &Error,
+        answer: DoubtedAnswer,
+        value: T,
+    ) -> Success<T> {
+        let instead = bounded(&error.to_string(), INSTEAD_CHARS);
+        let kept = FixKind::AnswerKept {
+            attempt: answer.attempt,
+            instead,
+        };
+        let fixes = [Fix::new(kept, Location::Reply)];
+        let Run {
+            mut attempts,
+            usage,
+            ..
+        } = self;
+        attempts.push(received.taken(&fixes));
+        Success {
+            value,
+            values: answer.values,
+            reply: answer.reply,
+            attempts,
+            fixed_locally: true,
             usage,
         }
     }

@@ -1,0 +1,184 @@
+//! An answer sent back only as skipping the function its request names is kept when the
+//! model's next reply says that the function does not fit: asked to call it, the model
+//! calls it with values the user never wrote. A call made of the user's values is taken
+//! as before, a call of another tool made up is sent back as before
+//! (`tool_choice::each_check_of_the_choice_sends_a_reply_back_once`), and an answer
+//! rejected for anything besides the skip is never kept.
+
+use serde_json::json;
+use toolschema::provider::Mode;
+use toolschema::{Agent, Choice, FixKind, Toolset, ViolationKind};
+
+use crate::server::{Events, bodies, chat, completion, openai};
+
+/// A football league's table, documented with examples, as a server hands it over.
+fn sports() -> Toolset {
+    Toolset::from_openai_tools(&json!([
+        {"type": "function", "function": {
+            "name": "sports.get_standings",
+            "description": "Returns a football league's table for a season.",
+            "parameters": {"type": "object", "properties": {
+                "league": {"type": "string", "description": "The league, e.g. 'Serie A'."},
+                "season": {"type": "string", "description": "The season, e.g. '2023-24'."}
+            }, "required": ["league", "season"]}
+        }}
+    ]))
+    .expect("the tools load")
+    .with_answer()
+}
+
+/// "sports" names the tool; what is asked is something it does not do.
+const REQUEST: &str = "Which sports league is the oldest in the world?";
+const ANSWER: &str = r#"{"answer": "The Football League, founded in 1888."}"#;
+/// The tool called with its description's examples, none of the user's values.
+const COPIED: &str =
+    r#"{"name": "sports_get_standings", "arguments": {"league": "Serie A", "season": "2023-24"}}"#;
+
+fn kept_of(fixes: &[toolschema::Fix]) -> Option<usize> {
+    fixes.iter().find_map(|fix| match fix.kind() {
+        FixKind::AnswerKept { attempt, .. } => Some(*attempt),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn a_call_of_the_examples_after_the_question_keeps_the_answer() {
+    let (server, provider) = openai(vec![chat(ANSWER), chat(COPIED), chat(ANSWER)]).await;
+    let events = Events::default();
+    let agent = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .on_event(events.listener());
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
+    );
+    // Two calls: the answer, questioned; the call of the examples, which keeps it.
+    assert_eq!(bodies(&server).await.len(), 2);
+    assert_eq!(asked.attempts.len(), 2);
+    assert!(matches!(
+        asked.attempts[0].violations()[0].kind(),
+        ViolationKind::SkippedTool { .. }
+    ));
+    let taken = &asked.attempts[1];
+    assert!(taken.raw().contains("Serie A"), "{}", taken.raw());
+    assert_eq!(kept_of(taken.fixes()), Some(1));
+    let shown = taken.fixes()[0].to_string();
+    assert!(
+        shown.contains("kept the answer of attempt 1")
+            && shown.contains("are the examples given in the function's description"),
+        "{shown}"
+    );
+    // The call's rejection is reported like any other, then the fix.
+    let lines = events.lines();
+    let violations = lines
+        .iter()
+        .position(|l| l.starts_with("violations 2"))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    let fixed = lines
+        .iter()
+        .position(|l| l.starts_with("fixed locally 2"))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert!(violations < fixed, "{lines:#?}");
+}
+
+#[tokio::test]
+async fn under_auto_the_call_of_the_examples_under_the_grammar_keeps_the_prose_answer() {
+    // Auto asks in prose first; the fix of the answer goes on under the grammar, where
+    // the dialect wraps the reply in `{"value": …}`.
+    let prose = "The Football League, founded in 1888.";
+    let wrapped = format!(r#"{{"value": {COPIED}}}"#);
+    let (server, provider) = openai(vec![chat(prose), chat(&wrapped), chat(prose)]).await;
+    let agent = Agent::new(provider).mode(Mode::Auto);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert_eq!(asked.value, Choice::Answer(json!(prose)));
+    assert_eq!(bodies(&server).await.len(), 2);
+    assert_eq!(asked.attempts[1].mode(), Mode::JsonSchema);
+    assert_eq!(kept_of(asked.attempts[1].fixes()), Some(1));
+}
+
+#[tokio::test]
+async fn a_call_of_the_users_values_after_the_question_is_taken() {
+    let call = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga", "season": "2022-23"}}"#;
+    let (_server, provider) = openai(vec![chat(ANSWER), chat(call)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = agent
+        .ask_tools(
+            &sports(),
+            "Show me the sports table of the Bundesliga for 2022-23.",
+        )
+        .answered()
+        .await
+        .expect("a call");
+    assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+    assert_eq!(kept_of(asked.attempts[1].fixes()), None);
+}
+
+#[tokio::test]
+async fn a_reply_that_is_no_call_of_the_examples_keeps_nothing() {
+    // Replies that do not read say nothing of whether the tool fits: the ask ends with
+    // no value, as before, every reply kept in its error.
+    let broken = r#"{"name": "sports_get_standings", "arguments": {[league]: "#;
+    let (_server, provider) = openai(vec![chat(ANSWER), chat(broken), chat(broken)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let error = agent.ask_tools(&sports(), REQUEST).await.unwrap_err();
+    assert_eq!(error.attempts().len(), 3);
+    assert!(
+        error
+            .attempts()
+            .iter()
+            .all(|a| kept_of(a.fixes()).is_none())
+    );
+}
+
+#[tokio::test]
+async fn only_an_answer_questioned_for_the_skip_alone_is_kept() {
+    // No answer was questioned: two calls of the examples have the answer alone asked for,
+    // as before, and nothing is kept.
+    let (_server, provider) = openai(vec![chat(COPIED), chat(COPIED), chat(ANSWER)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert!(asked.attempts.iter().all(|a| kept_of(a.fixes()).is_none()));
+
+    // An answer cut at the token limit is questioned for the cut too: it may lack what the
+    // cut took, so it is not kept.
+    let cut = completion(
+        json!({"role": "assistant", "content": ANSWER}),
+        "length",
+        (100, 20),
+    );
+    let (_server, provider) = openai(vec![cut, chat(COPIED), chat(COPIED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let error = agent.ask_tools(&sports(), REQUEST).await.unwrap_err();
+    assert!(
+        error
+            .attempts()
+            .iter()
+            .all(|a| kept_of(a.fixes()).is_none())
+    );
+
+    // The checks of the conversation off: the answer is never questioned, so never kept.
+    let (_server, provider) = openai(vec![chat(ANSWER)]).await;
+    let agent = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .grounded_calls(false);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert_eq!(asked.attempts.len(), 1);
+    assert!(kept_of(asked.attempts[0].fixes()).is_none());
+}

@@ -63,3 +63,6 @@ mod unasked;
 
 #[path = "agent_http/answer_kept.rs"]
 mod answer_kept;
+
+#[path = "agent_http/worked_out.rs"]
+mod worked_out;

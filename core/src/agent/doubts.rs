@@ -174,7 +174,8 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 }
 
 /// The error of a reply whose calls are made of nothing the conversation holds, or
-/// whose answer skips the tool the request names, where the union has an answer (see
+/// whose answer skips the tool the request names (or, naming none, holds every number of:
+/// [`grounding::Conversation::skips_by_values`]), where the union has an answer (see
 /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
 /// again after it was told is taken at its word (a request may name a tool that cannot
 /// do what it asks). So is a call of the tool the request names with none of the values
@@ -205,11 +206,16 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
     let answers_only =
         !choice_questioned && before_results && values.iter().all(|v| v.get("answer").is_some());
     // What each tool is about, for the check of an answer and of unstated values.
-    let tools = target.tools_about();
+    let about = target.tools_about();
     let tools = || {
-        tools
+        about
             .iter()
-            .map(|(shown, server, about)| (*shown, *server, about.as_str()))
+            .map(|(shown, server, about, _)| (*shown, *server, about.as_str()))
+    };
+    let tools_and_arguments = || {
+        about
+            .iter()
+            .map(|(shown, _, about, arguments)| (*shown, about.as_str(), *arguments))
     };
     let violations: Vec<Violation> = values
         .iter()
@@ -227,7 +233,11 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
                 })
                 .or_else(|| {
                     answers_only
-                        .then(|| conversation.skips(value, tools()))
+                        .then(|| {
+                            conversation.skips(value, tools()).or_else(|| {
+                                conversation.skips_by_values(value, tools_and_arguments())
+                            })
+                        })
                         .flatten()
                 })?;
             Some(match values.len() {

@@ -116,13 +116,20 @@ impl Target {
         self.tool_of(call).map(about).unwrap_or_default()
     }
 
-    /// Each tool's names (as the model is shown it and as its server spells it) and what
-    /// it is about ([`Target::about`]).
-    pub fn tools_about(&self) -> Vec<(&str, &str, String)> {
+    /// Each tool's names (as the model is shown it and as its server spells it), what it
+    /// is about ([`Target::about`]) and its arguments' schema.
+    pub fn tools_about(&self) -> Vec<(&str, &str, String, &Value)> {
         self.tools()
             .into_iter()
             .flatten()
-            .map(|t| (t.name.as_str(), t.server_name.as_str(), about(t)))
+            .map(|t| {
+                (
+                    t.name.as_str(),
+                    t.server_name.as_str(),
+                    about(t),
+                    &t.arguments,
+                )
+            })
             .collect()
     }
 

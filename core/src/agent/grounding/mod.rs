@@ -15,7 +15,9 @@
 //! The other way round, asked for what a tool does, a small model often works the result
 //! out itself (`{"answer": "12"}` for "the greatest common divisor of 84 and 36" with
 //! `math.gcd` at hand), or makes it up. Such an answer skips a tool whose very name the
-//! request uses ([`Conversation::skips`]).
+//! request uses ([`Conversation::skips`]), or a tool of numbers whose every required value
+//! the request writes, and whose description it uses ([`Conversation::skips_by_values`]:
+//! "Find the roots of x^2 + 4x + 4 = 0." beside `solve_quadratic`).
 //!
 //! Either reply is sent back once, with a violation that says so, and the model may do
 //! the other thing; a model that replies the same way again is taken at its word. The
@@ -25,7 +27,9 @@
 //! value appears when one of its words (or its number) does; booleans and nulls say
 //! nothing either way; a call with no value to judge stands. For an answer, only the words
 //! of a tool's name count, not its description, and not the generic verbs of names
-//! (`get`, `search`, `list` …).
+//! (`get`, `search`, `list` …); its description counts only where the request also holds a
+//! number for each number the tool requires and one of the listed values for each of its
+//! `enum`s, and the tool requires nothing else.
 //!
 //! A call that stands may still hold what the user never gave: optional arguments and
 //! keys the tool does not take (see `unasked`), at any depth of its arguments (see
@@ -38,6 +42,7 @@ use crate::message::{Message, Role};
 use crate::{Violation, ViolationKind};
 
 pub(super) mod examples;
+mod fills;
 mod unasked;
 mod undeclared;
 mod words;
@@ -78,6 +83,9 @@ pub(super) struct Conversation {
     numbers: Vec<f64>,
     /// The words the user wrote (the request and the user's messages).
     asked: Vec<String>,
+    /// How many numbers the user's latest request writes in digits
+    /// ([`fills::numbers_in_digits`]).
+    asked_numbers: usize,
     /// The initials of a few words in a row (`au` of "astronomical units").
     initials: Vec<String>,
     /// The start of the text, lowercased, where a value in a script written without
@@ -118,6 +126,7 @@ impl Conversation {
             words: words_bounded(&text),
             numbers: numbers(&text),
             asked: words_bounded(&asked),
+            asked_numbers: fills::numbers_in_digits(latest_request(history, prompt, request)),
             initials: initials(&text),
             text: text_bounded(&text),
         }
@@ -305,6 +314,19 @@ impl Conversation {
             }
         })
     }
+}
+
+/// What the user asks now: the request repair prompts quote, or else the prompt, or else
+/// the history's last user message.
+fn latest_request<'a>(history: &'a [Message], prompt: &'a str, request: &'a str) -> &'a str {
+    [request, prompt]
+        .into_iter()
+        .find(|text| !text.trim().is_empty())
+        .or_else(|| {
+            let user = history.iter().rev().find(|m| m.role == Role::User);
+            user.map(|m| m.content.as_str())
+        })
+        .unwrap_or_default()
 }
 
 /// The words of `written`, of four letters or more and not ones that any sentence has,

@@ -14,7 +14,7 @@ const MAX_WORDS: usize = 4_096;
 const MAX_TEXT: usize = 64 * 1024;
 
 /// Words of tool names that say what kind of thing a tool does, not which.
-const GENERIC: &[&str] = &[
+pub(super) const GENERIC: &[&str] = &[
     "add",
     "all",
     "and",

@@ -167,9 +167,9 @@ pub enum FixKind {
     /// The answer of an earlier attempt was taken, which had been sent back only as
     /// skipping the function its request names
     /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)): asked to call
-    /// that function, the model wrote a call made of values the user never wrote (the
-    /// description's examples, placeholders), or, by the last attempt, no reply that fits.
-    /// A call the request holds nothing for says the function did not fit after all.
+    /// that function, the model called it, every call it wrote made of values the user
+    /// never wrote (the description's examples, placeholders). A call the request holds
+    /// nothing for says the function did not fit after all.
     /// `attempt` is the answer's attempt; `instead` why this attempt's reply was rejected,
     /// as its violations read, bounded. Only in replies to a union of tools with an answer,
     /// and off with `Agent::grounded_calls(false)` with the check it follows.

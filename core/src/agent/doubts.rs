@@ -112,28 +112,42 @@ pub(super) fn only_skipped(error: &Error) -> Option<String> {
 }
 
 /// Whether an answer sent back only as skipping `tool` ([`only_skipped`]) is taken over
-/// the reply just rejected (its values as read, `calls`, and its doubts, `now`): asked to
-/// call the tool, the model called it, and it alone, with values the user never wrote
-/// (the description's examples, placeholders: [`Doubts::ungrounded`]).
+/// the reply just rejected (its calls as read, `calls`, and its error): asked to call the
+/// tool, the model called it, and every call it wrote is made of values the user never
+/// wrote (the description's examples, placeholders: each call has its own
+/// [`ViolationKind::Ungrounded`] or [`ViolationKind::CopiedExample`]).
 ///
 /// Asked "Who founded the first stock exchange in Amsterdam?", a small model answers;
 /// told the request asks for what `finance.stock_quote` does, it calls it for `"AAPL"`,
 /// the example of the tool's description, and again when told that. A request the tool
 /// fits holds what it needs, so a call of it that the request holds nothing for says the
 /// tool did not fit: the answer was right, and the question was the library's mistake.
-/// Where the tool fits, the call with the user's values is taken as before; a call of
-/// another tool with made-up values says nothing of this one, and is sent back as before.
-pub(super) fn answer_stands(target: &Target, tool: &str, calls: &[Value], now: Doubts) -> bool {
+/// Where the tool fits, the call with the user's values is taken as before; a reply with
+/// one call of the user's values beside made-up ones is sent back as before, and so is a
+/// made-up call of another tool alone, which says nothing of this one.
+pub(super) fn answer_stands(target: &Target, tool: &str, calls: &[Value], error: &Error) -> bool {
     let Some(questioned) = target.tool_of(&serde_json::json!({ "name": tool })) else {
         return false;
     };
-    now.ungrounded
-        && !calls.is_empty()
-        && calls.iter().all(|call| {
-            target
-                .tool_of(call)
-                .is_some_and(|t| std::ptr::eq(t, questioned))
+    let made_up = |i: usize| {
+        let at = match calls.len() {
+            1 => "/arguments".to_owned(),
+            _ => format!("/{i}/arguments"),
+        };
+        error.violations().iter().any(|v| {
+            v.pointer() == at
+                && matches!(
+                    v.kind(),
+                    ViolationKind::Ungrounded { .. } | ViolationKind::CopiedExample { .. }
+                )
         })
+    };
+    let of_the_tool = |call: &Value| {
+        target
+            .tool_of(call)
+            .is_some_and(|t| std::ptr::eq(t, questioned))
+    };
+    calls.iter().any(of_the_tool) && (0..calls.len()).all(made_up)
 }
 
 /// The calls a reply's text holds, as local repair reads them: one, several, or none.

@@ -260,8 +260,8 @@ impl<P: Provider> Agent<P> {
     ///
     /// An answer to a request that uses a word of a tool's name is sent back once
     /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)), and an answer
-    /// made again is taken. If the model, told, calls that tool, and only it, with values
-    /// the user never wrote (its description's examples, placeholders), the request holds
+    /// made again is taken. If the model, told, calls that tool, every call it writes made
+    /// of values the user never wrote (its description's examples, placeholders), the request holds
     /// nothing the tool needs: the first answer is taken, and the ask ends, reported as
     /// [`FixKind::AnswerKept`](crate::FixKind::AnswerKept) on the last attempt.
     ///

@@ -421,20 +421,57 @@ fn only_an_answer_sent_back_for_the_skip_alone_is_doubted() {
 }
 
 #[test]
-fn the_answer_stands_only_over_a_made_up_call_of_the_tool_it_skipped() {
+fn the_answer_stands_only_over_made_up_calls_among_them_the_tool_it_skipped() {
+    use crate::{Error, Violation, ViolationKind};
     let target = finance();
     let quote = json!({"name": "quote", "arguments": {"ticker": "AAPL"}});
     let loan = json!({"name": "loan", "arguments": {"principal": 1}});
-    let stands = |calls: &[Value], now| answer_stands(&target, "quote", calls, now);
-    assert!(stands(std::slice::from_ref(&quote), UNGROUNDED));
-    assert!(stands(&[quote.clone(), quote.clone()], UNGROUNDED));
-    // Not made up (the conversation did not question its values), not the tool skipped,
-    // not it alone, no call at all.
-    assert!(!stands(std::slice::from_ref(&quote), NONE));
-    assert!(!stands(std::slice::from_ref(&quote), INVENTED));
-    assert!(!stands(std::slice::from_ref(&loan), UNGROUNDED));
-    assert!(!stands(&[quote.clone(), loan], UNGROUNDED));
-    assert!(!stands(&[], UNGROUNDED));
+    let made_up = |at: &str| {
+        let kind = ViolationKind::Ungrounded {
+            values: vec!["1".into()],
+        };
+        Violation::new(at, kind)
+    };
+    let copied = |at: &str| {
+        let kind = ViolationKind::CopiedExample {
+            values: vec!["\"AAPL\"".into()],
+        };
+        Violation::new(at, kind)
+    };
+    let stands = |calls: &[Value], violations: Vec<Violation>| {
+        answer_stands(&target, "quote", calls, &Error::new(violations))
+    };
+    assert!(stands(
+        std::slice::from_ref(&quote),
+        vec![copied("/arguments")]
+    ));
+    assert!(stands(
+        std::slice::from_ref(&quote),
+        vec![made_up("/arguments")]
+    ));
+    // Several calls, every one made up, the tool skipped among them.
+    let both = [quote.clone(), loan.clone()];
+    assert!(stands(
+        &both,
+        vec![copied("/0/arguments"), made_up("/1/arguments")]
+    ));
+    // One call not made up; a made-up call of another tool alone; no call at all.
+    assert!(!stands(&both, vec![copied("/0/arguments")]));
+    assert!(!stands(&both, vec![made_up("/1/arguments")]));
+    assert!(!stands(
+        std::slice::from_ref(&loan),
+        vec![made_up("/arguments")]
+    ));
+    assert!(!stands(&[], vec![made_up("/arguments")]));
+    // Rejected for something else.
+    let other = Violation::new(
+        "/arguments/ticker",
+        ViolationKind::Invalid {
+            message: "no".into(),
+        },
+    );
+    assert!(!stands(std::slice::from_ref(&quote), vec![other]));
     // A tool the union lacks was never skipped.
-    assert!(!answer_stands(&target, "stock", &[quote], UNGROUNDED));
+    let error = Error::new(vec![copied("/arguments")]);
+    assert!(!answer_stands(&target, "stock", &[quote], &error));
 }

@@ -198,21 +198,19 @@ fn cut_off<T>(
 }
 
 /// The answer sent back only as skipping a function, with its typed value, where the
-/// reply just rejected (seen as `seen`, its values as read where the conversation
-/// questioned them) says it stands (`doubts::answer_stands`); it is taken out of the run
-/// then, or where its value no longer builds.
+/// reply just rejected (its values as read where the conversation questioned them, and
+/// its error) says it stands (`doubts::answer_stands`); it is taken out of the run then,
+/// or where its value no longer builds.
 fn standing<T>(
     run: &mut Run,
     ask: &Question<'_>,
     questioned: Option<&[Value]>,
-    seen: &decide::Seen,
+    error: &Error,
     build: impl Fn(&[Value]) -> Result<T, Refused>,
 ) -> Option<(state::DoubtedAnswer, T)> {
-    let (decide::Seen::Rejected { doubts: now, .. }, Some(calls)) = (seen, questioned) else {
-        return None;
-    };
+    let calls = questioned?;
     let stands = |doubted: &mut state::DoubtedAnswer| {
-        doubts::answer_stands(ask.target, &doubted.tool, calls, *now)
+        doubts::answer_stands(ask.target, &doubted.tool, calls, error)
     };
     let doubted = run.doubted_answer.take_if(stands)?;
     let value = build(&doubted.values).ok()?;
@@ -270,7 +268,7 @@ impl<P: Provider> Agent<P> {
                     questioned,
                 } => {
                     if let Some((doubted, value)) =
-                        standing(&mut run, ask, questioned.as_deref(), &seen, &build)
+                        standing(&mut run, ask, questioned.as_deref(), &error, &build)
                     {
                         return Ok(self.keep_answer(run, received, &error, doubted, value));
                     }

@@ -259,10 +259,13 @@ impl<P: Provider> Agent<P> {
     /// request ("Time?", "Full brightness") leaves the values to the model.
     ///
     /// An answer to a request that uses a word of a tool's name is sent back once
-    /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)), and an answer
-    /// made again is taken. If the model, told, calls that tool, every call it writes made
-    /// of values the user never wrote (its description's examples, placeholders), the request holds
-    /// nothing the tool needs: the first answer is taken, and the ask ends, reported as
+    /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)), and so is one to
+    /// a request that names no tool but writes in digits every number a tool of numbers
+    /// requires and uses a word of what it does ("Find the roots of x^2 + 4x + 4 = 0."
+    /// beside `solve_quadratic`); an answer made again is taken. If the model, told, calls
+    /// that tool, every call it writes made of values the user never wrote (its
+    /// description's examples, placeholders), the request holds nothing the tool needs: the
+    /// first answer is taken, and the ask ends, reported as
     /// [`FixKind::AnswerKept`](crate::FixKind::AnswerKept) on the last attempt.
     ///
     /// A call's optional arguments whose values appear nowhere in the conversation, are

@@ -1,7 +1,8 @@
 //! An answer the model worked out itself, to a request that holds every number a tool
 //! needs and asks for what it does without naming it, is sent back once as skipping that
 //! tool (`ViolationKind::SkippedTool`); a request that does not hold them is answered in
-//! one call. (A request that uses a word of the tool's name, "Who first solved quadratic
+//! one call; and its repair, as any repair of a union with an answer, shows no example
+//! call. (A request that uses a word of the tool's name, "Who first solved quadratic
 //! equations?", is questioned by that check, not this one: see `tool_choice.rs`.)
 
 use serde_json::json;
@@ -10,8 +11,13 @@ use toolschema::{Agent, Choice, Toolset, ViolationKind};
 
 use crate::server::{bodies, chat, contents, openai};
 
-/// A quadratic solver and a vowel counter, as a server hands them over.
+/// A quadratic solver and a vowel counter, as a server hands them over, with an answer.
 fn tools() -> Toolset {
+    calls_only().with_answer()
+}
+
+/// The same tools without an answer.
+fn calls_only() -> Toolset {
     Toolset::from_openai_tools(&json!([
         {"type": "function", "function": {
             "name": "solve_quadratic",
@@ -29,7 +35,6 @@ fn tools() -> Toolset {
         }}
     ]))
     .expect("the tools load")
-    .with_answer()
 }
 
 #[tokio::test]
@@ -59,6 +64,9 @@ async fn an_answer_worked_out_where_a_tool_of_numbers_fits_is_sent_back_once() {
         repair.contains(r#"the request asks for what the function "solve_quadratic" does"#),
         "{repair}"
     );
+    // No example call to copy: its placeholder numbers are what a small model writes.
+    assert!(!repair.contains("For example"), "{repair}");
+    assert!(!repair.contains("1.5"), "{repair}");
 
     // Told, the model answers again: taken at its word.
     let (server, provider) = openai(vec![chat(worked_out), chat(worked_out)]).await;
@@ -82,5 +90,21 @@ async fn a_request_without_the_numbers_a_tool_needs_is_answered_at_once() {
         let choice = agent.ask_tools(&tools(), request).await.expect(request);
         assert!(matches!(choice, Choice::Answer(_)), "{request}");
         assert_eq!(bodies(&server).await.len(), 1, "{request}");
+    }
+}
+
+#[tokio::test]
+async fn a_repair_shows_an_example_call_only_where_the_union_has_no_answer() {
+    // Nothing in it is right, so the example is not left out for fields to keep.
+    let no_variant = r#"{"result": "x = -2"}"#;
+    let call = r#"{"name": "solve_quadratic", "arguments": {"a": 1, "b": 4, "c": 4}}"#;
+    let request = "Find the roots of x^2 + 4x + 4 = 0.";
+    for (toolset, example) in [(tools(), false), (calls_only(), true)] {
+        let (server, provider) = openai(vec![chat(no_variant), chat(call)]).await;
+        let agent = Agent::new(provider).mode(Mode::JsonObject);
+        agent.ask_tools(&toolset, request).await.expect("a call");
+        let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+        assert!(!repair.contains("keep it as it is"), "{repair}");
+        assert_eq!(repair.contains("For example"), example, "{repair}");
     }
 }

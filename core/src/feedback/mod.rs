@@ -53,7 +53,11 @@ pub enum RepairStrategy {
 /// nothing in the reply was right and some violation is about its shape: an example beside
 /// right fields is what small models copy over them (a correct `INV-0317` came back as the
 /// example's `INV-0123`), and a violation about a value — an enum, a pattern, a range —
-/// already says what to write.
+/// already says what to write. It is always empty for a union of tool calls with a direct
+/// answer, whose first prompt shows no example call either: told to call the tool its
+/// request names, or that a call's values are not the user's, a small model wrote the
+/// example's placeholder numbers into the call (`{"weight_kg": 1.5, "height_cm": 1.5}` for
+/// "Who came up with the BMI, and why?").
 pub const PLACEHOLDERS: &[&str] = &[
     "violations",
     "hints",
@@ -270,6 +274,8 @@ pub struct RepairPrompt {
     /// Whether the schema is a union of tool calls (`{"name": …, "arguments": …}`), whose
     /// arguments are checked against the tool the name names.
     tool_union: bool,
+    /// Whether that union takes a direct answer beside its calls: no example is shown.
+    calls_or_answer: bool,
     request: Option<String>,
     attempt: usize,
     max_attempts: usize,
@@ -287,13 +293,15 @@ impl RepairPrompt {
 
     /// A repair prompt for a schema known at run time.
     pub fn for_schema(schema: &Schema, reply: &str, error: &Error) -> Self {
+        let union = ToolUnion::at_root(schema);
         RepairPrompt {
             reply: reply.to_owned(),
             error: error.clone(),
             shape: render::compact_schema(schema),
             example: render::placeholder_example_schema(schema),
             value: crate::extract::closest_value(reply),
-            tool_union: ToolUnion::at_root(schema).is_some(),
+            tool_union: union.is_some(),
+            calls_or_answer: union.is_some_and(|u| u.has_answer()),
             request: None,
             attempt: 1,
             max_attempts: 1,
@@ -506,7 +514,11 @@ impl RepairPrompt {
             "reply" => self.quoted_reply(),
             "shape" => self.shape.clone(),
             "keep" => self.keep(),
-            "example" if self.only_values_wrong() || !self.kept_fields().is_empty() => {
+            "example"
+                if self.calls_or_answer
+                    || self.only_values_wrong()
+                    || !self.kept_fields().is_empty() =>
+            {
                 String::new()
             }
             "example" => self.example.to_string(),

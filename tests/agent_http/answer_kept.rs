@@ -7,25 +7,10 @@
 
 use serde_json::json;
 use toolschema::provider::Mode;
-use toolschema::{Agent, Choice, FixKind, Toolset, ViolationKind};
+use toolschema::{Agent, Choice, FixKind, ViolationKind};
 
+use crate::copied_example::sports;
 use crate::server::{Events, bodies, chat, completion, openai};
-
-/// A football league's table, documented with examples, as a server hands it over.
-fn sports() -> Toolset {
-    Toolset::from_openai_tools(&json!([
-        {"type": "function", "function": {
-            "name": "sports.get_standings",
-            "description": "Returns a football league's table for a season.",
-            "parameters": {"type": "object", "properties": {
-                "league": {"type": "string", "description": "The league, e.g. 'Serie A'."},
-                "season": {"type": "string", "description": "The season, e.g. '2023-24'."}
-            }, "required": ["league", "season"]}
-        }}
-    ]))
-    .expect("the tools load")
-    .with_answer()
-}
 
 /// "sports" names the tool; what is asked is something it does not do.
 const REQUEST: &str = "Which sports league is the oldest in the world?";

@@ -10,7 +10,7 @@ use toolschema::{Agent, Choice, Toolset, ViolationKind};
 use crate::server::{bodies, chat, contents, openai};
 
 /// A football league's table, documented with examples, as a server hands it over.
-fn sports() -> Toolset {
+pub fn sports() -> Toolset {
     Toolset::from_openai_tools(&json!([
         {"type": "function", "function": {
             "name": "sports.get_standings",

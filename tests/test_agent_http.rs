@@ -64,5 +64,8 @@ mod unasked;
 #[path = "agent_http/answer_kept.rs"]
 mod answer_kept;
 
+#[path = "agent_http/repair_forms.rs"]
+mod repair_forms;
+
 #[path = "agent_http/worked_out.rs"]
 mod worked_out;

@@ -10,6 +10,7 @@
 //! calls in other envelopes, and the shape to write when a union reply cannot be read.
 //! `recovery/properties.rs`: any valid document is read as it is, with no fix.
 //! `recovery/separators.rs`: a value under a pattern written with separators in it.
+//! `recovery/shape_echo.rs`: the prompt's shape sent back, types where values go.
 //!
 //! The policy, class by class, is `docs/recovery.md`.
 
@@ -91,3 +92,6 @@ mod properties;
 
 #[path = "recovery/separators.rs"]
 mod separators;
+
+#[path = "recovery/shape_echo.rs"]
+mod shape_echo;

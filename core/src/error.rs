@@ -425,7 +425,9 @@ pub enum ViolationKind {
     Ambiguous { matched: Vec<usize> },
     /// Two keys that name the same field (a field and its alias) are both present.
     Conflict { keys: Vec<String> },
-    /// The reply is a JSON Schema, not data that matches it.
+    /// The reply is the schema sent back, not data that matches it: a JSON Schema, or the
+    /// shape in the prompt's notation, with types where the values go
+    /// (`{ answer: string }`).
     SchemaEchoed,
     /// The value is nested deeper than the configured limit.
     TooDeep { limit: usize },
@@ -587,7 +589,7 @@ impl Display for ViolationKind {
                 )
             }
             ViolationKind::SchemaEchoed => f.write_str(
-                "this is a JSON Schema, not data; reply with a value that matches the schema",
+                "this is the schema sent back, not data; reply with a value that matches the schema",
             ),
             ViolationKind::TooDeep { limit } => {
                 write!(f, "nested more than {limit} levels deep")

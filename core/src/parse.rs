@@ -109,6 +109,9 @@ impl Parser {
         // The longest candidate that is an object or a list written as strict JSON: calls
         // a text format reads inside its strings are their content.
         let mut outer: Option<String> = None;
+        // Whether a candidate wrote the types of a shape where its values go
+        // ([`writes_types`]): the shape sent back, not data.
+        let mut echoed = false;
         for (index, Candidate { text, mut fixes }) in found.into_iter().enumerate() {
             let (mut value, repair_fixes) = match repair(&text) {
                 Ok(repaired) => repaired,
@@ -127,6 +130,10 @@ impl Parser {
                 && repair_fixes.iter().any(|f| {
                     *f.kind() == FixKind::UnquotedString && *f.location() == Location::Offset(0)
                 });
+            if writes_types(&text, &repair_fixes) {
+                echoed = true;
+                continue;
+            }
             fixes.extend(repair_fixes);
             decode_nested(schema, &mut value, &mut fixes);
             if let Some(union) = &union {
@@ -177,8 +184,12 @@ impl Parser {
             });
         }
         match best {
+            None if echoed => Err(Error::single(Violation::new(
+                "",
+                ViolationKind::SchemaEchoed,
+            ))),
             Some((violations, fixes, value)) => {
-                if looks_like_schema(&value) {
+                if echoed || looks_like_schema(&value) {
                     let echoed = Violation::new("", ViolationKind::SchemaEchoed);
                     return Err(Error::single(echoed).with_fixes(fixes));
                 }
@@ -370,6 +381,33 @@ fn decode_nested(schema: &Schema, value: &mut Value, fixes: &mut Vec<Fix>) {
         fixes.extend(inner_fixes);
         *value = decoded;
     }
+}
+
+/// The words of the compact notation's types (see [`crate::render::compact_schema`]) and of
+/// TypeScript's, which the repair prompt and the prompts of tools are written in.
+const TYPE_WORDS: &[&str] = &[
+    "any", "bool", "boolean", "float", "int", "integer", "number", "object", "string", "unknown",
+];
+
+/// Whether a candidate, read by local repair (`fixes`), wrote a type of the compact
+/// notation as a bare word inside an object or a list (`{ answer: string }`,
+/// `{ city: string, guests?: int }`): a small model asked for "this shape" writes the shape
+/// back, and quoted, its types would pass for values (`{"answer": "string"}`, a call for
+/// the city `"string"`). A quoted `"string"` is a value as written, and so is a bare word
+/// alone, which may be the answer itself.
+fn writes_types(text: &str, fixes: &[Fix]) -> bool {
+    fixes.iter().any(|fix| match (fix.kind(), fix.location()) {
+        (FixKind::UnquotedString, Location::Offset(at)) if *at > 0 => {
+            let word: String = text
+                .get(*at..)
+                .unwrap_or_default()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            TYPE_WORDS.contains(&word.as_str())
+        }
+        _ => false,
+    })
 }
 
 /// Whether a value is a JSON Schema rather than data: what small models sometimes echo.

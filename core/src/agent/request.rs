@@ -88,7 +88,7 @@ impl Target {
     }
 
     /// The answer's shape in the compact form, when it is not plain text.
-    fn answer_shape(&self) -> Option<&str> {
+    pub(super) fn answer_shape(&self) -> Option<&str> {
         self.answer()?.shape.as_deref()
     }
 
@@ -250,90 +250,6 @@ impl Target {
                 )
             }
         }
-    }
-
-    /// The instructions of the answer alone of a union of tools, in any mode.
-    fn answer_only_instructions(&self) -> String {
-        let answer = match self.answer_shape() {
-            Some(shape) => format!("{{\"answer\": …}}, the answer of this shape:\n{shape}\n"),
-            None => "{\"answer\": \"<your answer>\"}.\n".to_owned(),
-        };
-        format!(
-            "None of the functions does what the request asks, so answer it yourself: \
-             reply with JSON {answer}Reply with the JSON only."
-        )
-    }
-
-    /// The instructions of a union of tools in a text mode: the functions, each with
-    /// what it does and its arguments, then how to call one and when to answer instead.
-    /// No example call is shown: a small model copies an example's values into real calls
-    /// (and calls with them where no function fits); the reply's form is given with
-    /// placeholders that cannot pass for values, inside `wrapper` where the request's
-    /// grammar wraps the reply.
-    fn union_instructions(
-        &self,
-        form: PromptForm,
-        after_results: bool,
-        wrapper: Option<&str>,
-    ) -> String {
-        let notation = match form {
-            PromptForm::JsonSchema => "arguments as JSON Schema",
-            _ => "arguments in TypeScript notation; `?` marks an optional one",
-        };
-        let mut text = format!("You can call these functions ({notation}):\n");
-        for tool in self.tools().into_iter().flatten() {
-            text.push('\n');
-            if let Some(description) = &tool.description {
-                for line in description.lines() {
-                    text.push_str("// ");
-                    text.push_str(line);
-                    text.push('\n');
-                }
-            }
-            let arguments = match form {
-                PromptForm::Compact => tool.shape.clone(),
-                PromptForm::JsonSchema => {
-                    serde_json::to_string_pretty(&tool.arguments).unwrap_or_default()
-                }
-                PromptForm::Both => format!(
-                    "{}\nAs JSON Schema: {}",
-                    tool.shape,
-                    serde_json::to_string_pretty(&tool.arguments).unwrap_or_default()
-                ),
-            };
-            text.push_str(&format!("{}: {arguments}\n", tool.name));
-        }
-        let source = if after_results {
-            "the conversation"
-        } else {
-            "the request"
-        };
-        let call = wrapped(r#"{"name": "<function name>", "arguments": {…}}"#, wrapper);
-        text.push_str(&format!(
-            "\nWhen one of the functions does what the request asks, call it: reply with JSON \
-             {call}, the arguments taken from {source}. \
-             Do not compute or make up its result yourself.\n"
-        ));
-        if self.has_answer() {
-            let answer = match self.answer_shape() {
-                Some(shape) => format!(
-                    "{}, the answer of this shape:\n{shape}\n",
-                    wrapped(r#"{"answer": …}"#, wrapper)
-                ),
-                None => format!("{}.\n", wrapped(r#"{"answer": "<your answer>"}"#, wrapper)),
-            };
-            if after_results {
-                text.push_str(&format!(
-                    "When the results above give what the request asks for, or none of the functions does what it asks, reply {answer}"
-                ));
-            } else {
-                text.push_str(&format!(
-                    "When none of the functions does what the request asks, reply {answer}"
-                ));
-            }
-        }
-        text.push_str("Reply with the JSON only.");
-        text
     }
 
     /// The key the request's grammar wraps the reply in: in [`Mode::JsonSchema`], when
@@ -529,14 +445,6 @@ fn about(tool: &ToolDescription) -> String {
         tool.name,
         arguments.join(" ")
     )
-}
-
-/// `form`, the JSON of a reply, inside `{"<wrapper>": …}` when there is a wrapper.
-fn wrapped(form: &str, wrapper: Option<&str>) -> String {
-    match wrapper {
-        Some(key) => format!("{{\"{key}\": {form}}}"),
-        None => form.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -57,7 +57,10 @@ pub enum RepairStrategy {
 /// answer, whose first prompt shows no example call either: told to call the tool its
 /// request names, or that a call's values are not the user's, a small model wrote the
 /// example's placeholder numbers into the call (`{"weight_kg": 1.5, "height_cm": 1.5}` for
-/// "Who came up with the BMI, and why?").
+/// "Who came up with the BMI, and why?"). For such a union, `{shape}` is, in the repairs
+/// that keep the conversation, the forms of a call and of the answer as its first prompt
+/// gave them (`{"name": "<function name>", "arguments": {…}}`), not the union's shape: asked
+/// for "this shape", a small model wrote the shape back.
 pub const PLACEHOLDERS: &[&str] = &[
     "violations",
     "hints",
@@ -276,6 +279,10 @@ pub struct RepairPrompt {
     tool_union: bool,
     /// Whether that union takes a direct answer beside its calls: no example is shown.
     calls_or_answer: bool,
+    /// The forms a reply to that union takes, as the conversation's first instructions
+    /// gave them, shown in place of its shape where those instructions are in the
+    /// conversation ([`RepairPrompt::reply_forms`]).
+    forms: Option<String>,
     request: Option<String>,
     attempt: usize,
     max_attempts: usize,
@@ -302,6 +309,7 @@ impl RepairPrompt {
             value: crate::extract::closest_value(reply),
             tool_union: union.is_some(),
             calls_or_answer: union.is_some_and(|u| u.has_answer()),
+            forms: None,
             request: None,
             attempt: 1,
             max_attempts: 1,
@@ -316,6 +324,16 @@ impl RepairPrompt {
     pub fn corrected(mut self, value: &Value) -> Self {
         self.corrected = Some(value.to_string());
         self.value = Some(value.clone());
+        self
+    }
+
+    /// The forms a reply takes, shown for `{shape}` in the repairs that keep the
+    /// conversation (whose first instructions listed the functions of a union of tools):
+    /// the union's shape in TypeScript notation is what a small model, asked for "this
+    /// shape", writes back word for word, `|` and all. The standalone repair
+    /// ([`RepairStrategy::Minimal`]) lists no functions, and keeps the shape.
+    pub(crate) fn reply_forms(mut self, forms: Option<String>) -> Self {
+        self.forms = forms;
         self
     }
 
@@ -512,7 +530,7 @@ impl RepairPrompt {
                 .join("\n"),
             "hints" => self.hints().join("\n"),
             "reply" => self.quoted_reply(),
-            "shape" => self.shape.clone(),
+            "shape" => self.forms.clone().unwrap_or_else(|| self.shape.clone()),
             "keep" => self.keep(),
             "example"
                 if self.calls_or_answer
@@ -540,7 +558,13 @@ impl RepairPrompt {
                 out.push(Message::user(Template::conversation().render(self)));
                 out
             }
-            RepairStrategy::Minimal => vec![Message::user(Template::minimal().render(self))],
+            RepairStrategy::Minimal => {
+                let standalone = RepairPrompt {
+                    forms: None,
+                    ..self.clone()
+                };
+                vec![Message::user(Template::minimal().render(&standalone))]
+            }
             RepairStrategy::Corrected => {
                 let mut out = conversation.to_vec();
                 let shown = self.corrected.clone().unwrap_or_else(|| self.reply.clone());

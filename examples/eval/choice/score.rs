@@ -8,7 +8,10 @@
 //! lowercased and stripped of spaces and `, . / - _ * ^`, numbers by value (an integer
 //! where a float is expected), lists element by element, objects key by key (a key whose
 //! accepted value is `""` may be left out, or be `""`). An
-//! irrelevant case is right when the reply is a direct answer.
+//! irrelevant case is right when the reply is a direct answer, other than the prompt's
+//! type or placeholder written as the answer (`{"answer": "string"}`, `"<your answer>"`),
+//! or the name of one of the case's functions (`{"answer": "health_bmi_calculator"}`):
+//! stricter than BFCL's checker, which counts any reply without a call.
 
 use serde_json::{Map, Value};
 
@@ -20,6 +23,12 @@ pub fn judge(case: &Case, got: Option<&Value>) -> Result<(), String> {
     let (name, accepted) = match &case.expected {
         Expected::Answer => {
             return match got.get("answer") {
+                Some(answer) if is_placeholder(answer) => Err(format!(
+                    "answered {answer}, the prompt's placeholder, not an answer"
+                )),
+                Some(answer) if names_a_tool(&case.tools, answer) => Err(format!(
+                    "answered {answer}, the name of a function, not an answer"
+                )),
                 Some(_) => Ok(()),
                 None => Err(format!(
                     "called {} where a direct answer is right",
@@ -50,6 +59,47 @@ pub fn judge(case: &Case, got: Option<&Value>) -> Result<(), String> {
         .unwrap_or(&empty);
     let parameters = parameters_of(&case.tools, name).ok_or("the case has no such tool")?;
     check_arguments(parameters, accepted, arguments)
+}
+
+/// Whether an answer is only a type of the prompt's notation or its placeholder: the
+/// shape sent back, not an answer.
+fn is_placeholder(answer: &Value) -> bool {
+    let Some(text) = answer.as_str() else {
+        return false;
+    };
+    let text = text.trim().to_lowercase();
+    [
+        "string",
+        "number",
+        "int",
+        "integer",
+        "boolean",
+        "any",
+        "object",
+        "<your answer>",
+        "…",
+        "...",
+    ]
+    .contains(&text.as_str())
+}
+
+/// Whether an answer is only the name of one of `tools`, as the server spells it or with
+/// `_` for its `.` and `/` (as the model is shown it), in any case.
+fn names_a_tool(tools: &Value, answer: &Value) -> bool {
+    let Some(text) = answer.as_str() else {
+        return false;
+    };
+    let plain = |name: &str| {
+        name.trim()
+            .to_lowercase()
+            .replace(['.', '/', '-', ' '], "_")
+    };
+    let text = plain(text);
+    tools.as_array().into_iter().flatten().any(|tool| {
+        tool["function"]["name"]
+            .as_str()
+            .is_some_and(|name| plain(name) == text)
+    })
 }
 
 /// The arguments against the function's parameters and the accepted values.
@@ -281,5 +331,27 @@ mod tests {
         let called = reply(json!({"city": "Paris", "days": 1}));
         assert!(judge(&case, Some(&called)).is_err_and(|e| e.contains("`weather.get_forecast`")));
         assert!(judge(&case, Some(&json!([called.clone(), called]))).is_err());
+        for placeholder in ["string", " String ", "<your answer>"] {
+            let answer = json!({"answer": placeholder});
+            assert!(
+                judge(&case, Some(&answer)).is_err_and(|e| e.contains("placeholder")),
+                "{placeholder}"
+            );
+        }
+        assert_eq!(judge(&case, Some(&json!({"answer": "A string."}))), Ok(()));
+        for name in [
+            "weather_get_forecast",
+            "weather.get_forecast",
+            "Weather_Get_Forecast",
+        ] {
+            let answer = json!({"answer": name});
+            assert!(
+                judge(&case, Some(&answer)).is_err_and(|e| e.contains("name of a function")),
+                "{name}"
+            );
+        }
+        let about = json!({"answer": "weather.get_forecast gives forecasts, not history."});
+        assert_eq!(judge(&case, Some(&about)), Ok(()));
+        assert_eq!(judge(&case, Some(&json!({"answer": 42}))), Ok(()));
     }
 }

@@ -328,8 +328,10 @@ impl<P: Provider> Agent<P> {
         let number = run.attempted() + 1;
         let target = run.target(ask);
         let base = self.base_messages(ask, target, mode);
-        let messages = run.messages(base, self.strategy);
         let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
+        let after_results = conversation::results_in(ask.history);
+        let forms = target.reply_forms(mode, after_results, target.wrapper(mode, dialect));
+        let messages = run.messages(base, self.strategy, forms);
         let (mut request, shaped) = match target.request(mode, messages, dialect) {
             Ok(built) => built,
             Err(reason) if run.modes.len() > 1 => {

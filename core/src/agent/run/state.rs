@@ -85,10 +85,17 @@ impl Run {
         self.modes.first().copied()
     }
 
-    /// The messages of the next attempt: the first conversation, or its repair.
-    pub(super) fn messages(&self, base: Vec<Message>, strategy: RepairStrategy) -> Vec<Message> {
+    /// The messages of the next attempt: the first conversation, or its repair, which
+    /// asks for the reply `forms` of a union with an answer in the attempt's mode
+    /// (`Target::reply_forms`).
+    pub(super) fn messages(
+        &self,
+        base: Vec<Message>,
+        strategy: RepairStrategy,
+        forms: Option<String>,
+    ) -> Vec<Message> {
         match &self.repair {
-            Some(repair) => repair.messages(strategy, &base),
+            Some(repair) => repair.clone().reply_forms(forms).messages(strategy, &base),
             None => base,
         }
     }

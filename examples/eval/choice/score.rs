@@ -9,7 +9,8 @@
 //! where a float is expected), lists element by element, objects key by key (a key whose
 //! accepted value is `""` may be left out, or be `""`). An
 //! irrelevant case is right when the reply is a direct answer, other than the prompt's
-//! type or placeholder written as the answer (`{"answer": "string"}`, `"<your answer>"`),
+//! type, placeholders or description of a reply written as the answer (`{"answer":
+//! "string"}`, `"<your answer>"`, `"a call of one of the tools, …"`),
 //! or the name of one of the case's functions (`{"answer": "health_bmi_calculator"}`):
 //! stricter than BFCL's checker, which counts any reply without a call.
 
@@ -61,26 +62,21 @@ pub fn judge(case: &Case, got: Option<&Value>) -> Result<(), String> {
     check_arguments(parameters, accepted, arguments)
 }
 
-/// Whether an answer is only a type of the prompt's notation or its placeholder: the
-/// shape sent back, not an answer.
+/// Whether an answer is only a type of the prompt's notation, or holds its placeholders
+/// or the repair's description of a reply (`"a call of one of the tools, the arguments
+/// taken from the request"`): the prompt sent back, not an answer.
 fn is_placeholder(answer: &Value) -> bool {
     let Some(text) = answer.as_str() else {
         return false;
     };
     let text = text.trim().to_lowercase();
-    [
-        "string",
-        "number",
-        "int",
-        "integer",
-        "boolean",
-        "any",
-        "object",
-        "<your answer>",
-        "…",
-        "...",
-    ]
-    .contains(&text.as_str())
+    let copied = ["<your answer>", "<function name>", "a call of one of the"]
+        .iter()
+        .any(|phrase| text.contains(phrase));
+    let types = [
+        "string", "number", "int", "integer", "boolean", "any", "object", "…", "...",
+    ];
+    copied || types.contains(&text.as_str())
 }
 
 /// Whether an answer is only the name of one of `tools`, as the server spells it or with
@@ -331,7 +327,12 @@ mod tests {
         let called = reply(json!({"city": "Paris", "days": 1}));
         assert!(judge(&case, Some(&called)).is_err_and(|e| e.contains("`weather.get_forecast`")));
         assert!(judge(&case, Some(&json!([called.clone(), called]))).is_err());
-        for placeholder in ["string", " String ", "<your answer>"] {
+        for placeholder in [
+            "string",
+            " String ",
+            "<your answer>",
+            "A call of one of the tools, the arguments taken from the request;",
+        ] {
             let answer = json!({"answer": placeholder});
             assert!(
                 judge(&case, Some(&answer)).is_err_and(|e| e.contains("placeholder")),

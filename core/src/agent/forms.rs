@@ -103,7 +103,7 @@ impl Target {
         Some(format!(
             "{call}, the arguments taken from {};\nor, {}, {}",
             source(after_results),
-            lowercase_first(&when_to_answer(after_results)),
+            lowercase_first(when_to_answer(after_results)),
             answer.trim_end()
         ))
     }
@@ -136,11 +136,11 @@ fn source(after_results: bool) -> &'static str {
 }
 
 /// When the answer is the reply.
-fn when_to_answer(after_results: bool) -> String {
+fn when_to_answer(after_results: bool) -> &'static str {
     if after_results {
-        "When the results above give what the request asks for, or none of the functions does what it asks".to_owned()
+        "When the results above give what the request asks for, or none of the functions does what it asks"
     } else {
-        "When none of the functions does what the request asks".to_owned()
+        "When none of the functions does what the request asks"
     }
 }
 

@@ -69,3 +69,6 @@ mod repair_forms;
 
 #[path = "agent_http/worked_out.rs"]
 mod worked_out;
+
+#[path = "agent_http/not_an_answer.rs"]
+mod not_an_answer;

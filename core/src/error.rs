@@ -450,6 +450,15 @@ pub enum ViolationKind {
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
+    /// An answer of a union of tools that is only the name of one of its tools (`tool`, as
+    /// the model is shown it): the call the model meant, not made
+    /// (`{"answer": "finance_stock_quote"}`).
+    NamedNotCalled { tool: String },
+    /// An answer of a union of tools that is the library's own text sent back, not an
+    /// answer of the model's: a placeholder of the forms (`<your answer>`), a piece of
+    /// the instructions ("a call of one of the functions above, the arguments taken from
+    /// the request"), or a type of the shape (`"string"`). `text` is the answer, as written.
+    CopiedForm { text: String },
     /// The provider cut the reply at the token limit (`max_tokens`, when the request set
     /// one) before it was complete; the violations after this one are what the cut left.
     CutOff { max_tokens: Option<u32> },
@@ -622,6 +631,20 @@ impl Display for ViolationKind {
                  taken from the request, rather than working out or making up the result \
                  yourself. Answer only if it cannot do what the request asks",
                 quote(tool)
+            ),
+            ViolationKind::NamedNotCalled { tool } => write!(
+                f,
+                "this answer is only the name of the function {}, not a call of it: to call \
+                 it, reply with the call, its arguments taken from the request; if none of \
+                 the functions does what the request asks, write your own answer to the \
+                 request",
+                quote(tool)
+            ),
+            ViolationKind::CopiedForm { text } => write!(
+                f,
+                "this answer ({}) is the reply's form sent back, not an answer: write your \
+                 own answer to the request, or call one of the functions",
+                quote_bounded(text, 80)
             ),
             ViolationKind::CutOff { max_tokens } => {
                 f.write_str("the reply was cut off at the token limit")?;

@@ -3,7 +3,7 @@
 //! not for the union's shape in TypeScript notation, which a small model asked for "this
 //! shape" writes back word for word (`{ name: "…"; arguments: {…} } | { answer: string }`)
 //! and which no reading turns into a call. The standalone repair, which lists no
-//! functions, and a union without an answer keep the shape.
+//! functions, a union without an answer, and tools mode keep the shape.
 
 use serde_json::json;
 use toolschema::provider::{Mode, OpenAi};
@@ -99,18 +99,18 @@ async fn under_a_grammar_that_wraps_the_reply_the_forms_are_wrapped_too() {
 }
 
 #[tokio::test]
-async fn in_tools_mode_the_repair_asks_for_a_call_of_a_tool_or_the_answer_as_text() {
+async fn in_tools_mode_the_repair_shows_the_shape_not_the_forms() {
+    // In tools mode a call is the server's, not text the model writes, and the forms'
+    // words came back as the answer ("a call of one of the tools, the arguments taken
+    // from the request;"): its repair shows the union's shape, as before.
     let tools = calls_only().with_answer();
     let answer = r#"{"answer": "Leonardo da Vinci."}"#;
-    let (server, provider) = openai(vec![chat(&shape(&tools)), chat(answer)]).await;
+    let (server, provider) = openai(vec![chat(r#"{"result": "a match"}"#), chat(answer)]).await;
     let agent = Agent::new(provider).mode(Mode::Tools);
     let repair = repair_of(&agent, &server, &tools).await;
-    assert!(repair.contains("a call of one of the tools"), "{repair}");
-    assert!(
-        repair.contains(&format!("the text {ANSWER_FORM}")),
-        "{repair}"
-    );
-    assert!(!repair.contains(CALL_FORM), "no call as text: {repair}");
+    assert!(repair.contains(&shape(&tools)), "{repair}");
+    assert!(!repair.contains("a call of one of the"), "{repair}");
+    assert!(!repair.contains(ANSWER_FORM), "{repair}");
 }
 
 #[tokio::test]

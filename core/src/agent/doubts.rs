@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::request::Target;
 use super::run::Question;
-use super::{conversation, grounding, read};
+use super::{conversation, grounding, not_an_answer, read};
 use crate::fix::{Fix, FixKind, Location};
 use crate::pointer;
 use crate::provider::Mode;
@@ -56,6 +56,9 @@ pub(super) struct Doubts {
     /// It called the function the request names with none of the values the user wrote
     /// ([`ViolationKind::Unstated`]).
     pub unstated: bool,
+    /// It answered with a type word alone (`"string"`), sent back once
+    /// ([`not_an_answer::is_type_word_violation`]).
+    pub type_word: bool,
 }
 
 impl Doubts {
@@ -85,6 +88,7 @@ impl Doubts {
                 matches!(kind, ViolationKind::SkippedTool { .. })
             }),
             unstated: rejected_for(error, |kind| matches!(kind, ViolationKind::Unstated { .. })),
+            type_word: rejected_for(error, not_an_answer::is_type_word_violation),
         }
     }
 
@@ -95,6 +99,7 @@ impl Doubts {
             ungrounded: self.ungrounded || other.ungrounded,
             skipped: self.skipped || other.skipped,
             unstated: self.unstated || other.unstated,
+            type_word: self.type_word || other.type_word,
         }
     }
 }
@@ -196,6 +201,8 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// the user wrote ([`ViolationKind::Unstated`]): the model may have inferred them ("CHF"
 /// for "Swiss francs"), and a model that calls again is taken at its word; an answer after
 /// it is not questioned as skipping the tool, nor a call after an answer that was.
+/// An answer that says nothing of the model's own (a tool's name, the forms sent back:
+/// [`not_an_answer`]) is sent back first, whatever was asked before.
 /// A call made of nothing the user wrote is questioned each time, and
 /// a second one has the model asked for its answer alone (see `decide`), where the
 /// answer alone is still the model's.
@@ -235,8 +242,14 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
         .iter()
         .enumerate()
         .filter_map(|(i, value)| {
-            let violation = conversation
-                .ungrounded(value, &target.about(value), &examples_of(target, value))
+            let violation = not_an_answer::not_an_answer(target, value, doubts.type_word)
+                .or_else(|| {
+                    conversation.ungrounded(
+                        value,
+                        &target.about(value),
+                        &examples_of(target, value),
+                    )
+                })
                 .or_else(|| {
                     (!choice_questioned && before_results)
                         .then(|| {

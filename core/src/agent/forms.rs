@@ -57,13 +57,21 @@ impl Target {
             };
             text.push_str(&format!("{}: {arguments}\n", tool.name));
         }
-        text.push_str(&format!(
-            "\nWhen one of the functions does what the request asks, call it: reply with JSON \
+        text.push('\n');
+        text.push_str(&self.how_to_reply(after_results, wrapper));
+        text
+    }
+
+    /// The end of the first instructions of a union of tools: how to call one, when to
+    /// answer instead, and that the reply is the JSON alone.
+    fn how_to_reply(&self, after_results: bool, wrapper: Option<&str>) -> String {
+        let mut text = format!(
+            "When one of the functions does what the request asks, call it: reply with JSON \
              {}, the arguments taken from {}. \
              Do not compute or make up its result yourself.\n",
             call_form(wrapper),
             source(after_results)
-        ));
+        );
         if self.has_answer() {
             text.push_str(&format!(
                 "{}, reply {}",
@@ -75,36 +83,43 @@ impl Target {
         text
     }
 
-    /// The forms a repair asks a reply to a union of tools with an answer to take, in
-    /// `mode` (inside `wrapper` where the request's grammar wraps the reply): a call of one
-    /// of the functions the first instructions listed, or the answer, with the same
-    /// placeholders as they gave. `None` for any other target, whose repair shows its
-    /// shape.
+    /// What the library itself writes to the model about the form of a reply to a union
+    /// of tools with an answer, in any mode, before results or after: the instructions'
+    /// end, the repair forms and the answer alone's instructions, without the functions'
+    /// names and documentation. An answer that is only a piece of this text is the form
+    /// sent back, not an answer (see `not_an_answer`).
+    pub(super) fn own_reply_texts(&self) -> Vec<String> {
+        let mut texts = vec![self.answer_only_instructions()];
+        for after_results in [false, true] {
+            texts.push(self.how_to_reply(after_results, None));
+            texts.extend(self.reply_forms(Mode::Prompt, after_results, None));
+        }
+        texts
+    }
+
+    /// The forms a repair asks a reply to a union of tools with an answer to take, in a
+    /// text `mode` (inside `wrapper` where the request's grammar wraps the reply): a call
+    /// of one of the functions the first instructions listed, or the answer, with the same
+    /// placeholders as they gave. `None` for any other target, and in tools mode, whose
+    /// repair shows the union's shape: there a call is the server's, not text, and asked
+    /// for "a call of one of the tools, the arguments taken from the request; or … the
+    /// text {"answer": …}", the 1.5B model wrote the first half back as its answer (near
+    /// misses in tools mode: 1 of 12 right with these forms, 5 with the shape).
     pub(super) fn reply_forms(
         &self,
         mode: Mode,
         after_results: bool,
         wrapper: Option<&str>,
     ) -> Option<String> {
-        if self.union.is_none() || !self.has_answer() {
+        if self.union.is_none() || !self.has_answer() || mode == Mode::Tools {
             return None;
         }
-        let call = match mode {
-            Mode::Tools => "a call of one of the tools".to_owned(),
-            _ => format!(
-                "{}, a call of one of the functions above",
-                call_form(wrapper)
-            ),
-        };
-        let answer = match mode {
-            Mode::Tools => format!("the text {}", self.answer_sentence(None)),
-            _ => self.answer_sentence(wrapper),
-        };
         Some(format!(
-            "{call}, the arguments taken from {};\nor, {}, {}",
+            "{}, a call of one of the functions above, the arguments taken from {};\nor, {}, {}",
+            call_form(wrapper),
             source(after_results),
             lowercase_first(when_to_answer(after_results)),
-            answer.trim_end()
+            self.answer_sentence(wrapper).trim_end()
         ))
     }
 
@@ -135,8 +150,11 @@ fn source(after_results: bool) -> &'static str {
     }
 }
 
+/// The placeholders of the forms, which no answer holds.
+pub(super) const PLACEHOLDERS: [&str; 2] = ["<function name>", "<your answer>"];
+
 /// When the answer is the reply.
-fn when_to_answer(after_results: bool) -> &'static str {
+pub(super) fn when_to_answer(after_results: bool) -> &'static str {
     if after_results {
         "When the results above give what the request asks for, or none of the functions does what it asks"
     } else {

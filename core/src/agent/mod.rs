@@ -23,6 +23,7 @@ mod events;
 mod forms;
 mod grounding;
 mod native;
+mod not_an_answer;
 mod partial;
 mod ran;
 mod read;

@@ -146,6 +146,20 @@ impl Target {
         Target::with_union(schema, name, union)
     }
 
+    /// The union of tools given as OpenAI's `tools` array, with an answer: the target
+    /// of the unit tests of the checks of a choice.
+    #[cfg(test)]
+    pub(crate) fn tools_with_answer(tools: &Value) -> Self {
+        let tools = crate::Toolset::from_openai_tools(tools)
+            .expect("the tools load")
+            .with_answer();
+        Target::with_union(
+            tools.schema().clone(),
+            "choice",
+            tools.description().cloned(),
+        )
+    }
+
     /// A union of tools already described (a `Toolset`'s), with its schema.
     pub fn with_union(schema: Arc<Schema>, name: &str, union: Option<UnionDescription>) -> Self {
         Target {
@@ -452,23 +466,15 @@ mod tests {
     use serde_json::json;
 
     use super::{PromptForm, Target};
-    use crate::Toolset;
     use crate::dialect::Dialect;
     use crate::provider::Mode;
 
     fn forecast_or_answer() -> Target {
-        let tools = Toolset::from_openai_tools(&json!([{"type": "function", "function": {
+        Target::tools_with_answer(&json!([{"type": "function", "function": {
             "name": "weather.get_forecast",
             "description": "The forecast for a city.",
             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}
         }}]))
-        .expect("the tools load")
-        .with_answer();
-        Target::with_union(
-            tools.schema().clone(),
-            "choice",
-            tools.description().cloned(),
-        )
     }
 
     /// Where the grammar will make the model write `{"value": …}`, the prompt shows the

@@ -1,7 +1,6 @@
 use serde_json::{Value, json};
 
 use super::{Doubts, answer_stands, leave_out_unasked, no_function_fits, only_skipped};
-use crate::Toolset;
 use crate::agent::request::Target;
 use crate::agent::run::Question;
 
@@ -11,6 +10,7 @@ const NONE: Doubts = Doubts {
     ungrounded: false,
     skipped: false,
     unstated: false,
+    type_word: false,
 };
 const INVENTED: Doubts = Doubts {
     invented: true,
@@ -113,14 +113,7 @@ fn one_sign_says_nothing() {
 
 /// The union of an OpenAI tools array, with an answer.
 fn union_of(tools: Value) -> Target {
-    let tools = Toolset::from_openai_tools(&tools)
-        .expect("the tools load")
-        .with_answer();
-    Target::with_union(
-        tools.schema().clone(),
-        "choice",
-        tools.description().cloned(),
-    )
+    Target::tools_with_answer(&tools)
 }
 
 /// A request alone, with no system text or history.

@@ -385,7 +385,7 @@ fn decode_nested(schema: &Schema, value: &mut Value, fixes: &mut Vec<Fix>) {
 
 /// The words of the compact notation's types (see [`crate::render::compact_schema`]) and of
 /// TypeScript's, which the repair prompt and the prompts of tools are written in.
-const TYPE_WORDS: &[&str] = &[
+pub(crate) const TYPE_WORDS: &[&str] = &[
     "any", "bool", "boolean", "float", "int", "integer", "number", "object", "string", "unknown",
 ];
 

@@ -20,12 +20,8 @@ use serde_json::Value;
 
 use super::forms::{PLACEHOLDERS, when_to_answer};
 use super::request::Target;
+use crate::parse::TYPE_WORDS;
 use crate::{Violation, ViolationKind};
-
-/// The types of the shapes' notation a copied shape answers with (`{"answer": "string"}`).
-const TYPE_WORDS: &[&str] = &[
-    "any", "bool", "boolean", "float", "int", "integer", "number", "object", "string", "unknown",
-];
 
 /// The fewest words of the instructions an answer must be to count as them sent back:
 /// two words ("the request") may be anyone's.
@@ -108,6 +104,8 @@ fn name_key(name: &str) -> String {
     key.replace('-', "_")
 }
 
+/// Whether an answer is a type of the shapes' notation alone, as a copied shape answers
+/// (`{"answer": "string"}`).
 fn is_type_word(text: &str) -> bool {
     TYPE_WORDS.contains(&text.trim().to_lowercase().as_str())
 }

@@ -270,6 +270,13 @@ impl<P: Provider> Agent<P> {
     /// first answer is taken, and the ask ends, reported as
     /// [`FixKind::AnswerKept`](crate::FixKind::AnswerKept) on the last attempt.
     ///
+    /// An answer that is only the name of one of the tools
+    /// ([`ViolationKind::NamedNotCalled`](crate::ViolationKind::NamedNotCalled):
+    /// `{"answer": "sports_get_match_results"}`) or the library's own text sent back
+    /// ([`ViolationKind::CopiedForm`](crate::ViolationKind::CopiedForm): `<your answer>`,
+    /// a piece of the instructions) is sent back each time; a type word alone (`"string"`)
+    /// once.
+    ///
     /// A call's optional arguments whose values appear nowhere in the conversation, are
     /// none the tool lists and are not the defaults it states (`"age": 16` for "I'm 165cm
     /// and 80kg, what's my BMI?", the description's example `"cm"` for a unit) are left

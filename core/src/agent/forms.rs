@@ -103,8 +103,10 @@ impl Target {
     /// placeholders as they gave. `None` for any other target, and in tools mode, whose
     /// repair shows the union's shape: there a call is the server's, not text, and asked
     /// for "a call of one of the tools, the arguments taken from the request; or … the
-    /// text {"answer": …}", the 1.5B model wrote the first half back as its answer (near
-    /// misses in tools mode: 1 of 12 right with these forms, 5 with the shape).
+    /// text {"answer": …}", the 1.5B model wrote the first half back as its answer. On
+    /// 1.5B the shape is about even with these forms in tools mode (near misses 5 of 12
+    /// right against 1, plain cases 21 of 24 against 22, the 64 main cases 48 against 50,
+    /// where it writes the shape back); every earlier 0.5B comparison favoured the shape.
     pub(super) fn reply_forms(
         &self,
         mode: Mode,

@@ -32,6 +32,9 @@ mod tool_choice;
 #[path = "agent_http/no_function_fits.rs"]
 mod no_function_fits;
 
+#[path = "agent_http/read_out.rs"]
+mod read_out;
+
 #[path = "agent_http/copied_example.rs"]
 mod copied_example;
 

@@ -442,10 +442,13 @@ pub enum ViolationKind {
     CopiedExample { values: Vec<String> },
     /// A call of a union with an answer, of a tool the request names, none of whose values
     /// appears in the conversation, its required arguments' among them: inferred from the
-    /// request (`"CHF"` for "Swiss francs"), or made up (`{"level": 100}` beside
-    /// `music.set_volume` for "What volume of water fills a swimming pool?"). Such a call
+    /// request (`"1914-07-28"` for "the day the First World War began"), or made up
+    /// (`{"level": 100}` beside `music.set_volume` for "What volume of water fills a
+    /// swimming pool?"). Such a call
     /// is questioned once; a model that calls again is taken at its word (`values`: the
-    /// required arguments' first few, as written).
+    /// required arguments' first few, as written). Words read out of a request that
+    /// names the tool by the whole of its name (`"CHF"` for "Swiss francs" beside
+    /// `get_exchange_rate`, asked for "the exchange rate") are not questioned.
     Unstated { values: Vec<String> },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.

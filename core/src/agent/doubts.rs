@@ -198,9 +198,11 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
 /// again after it was told is taken at its word (a request may name a tool that cannot
 /// do what it asks). So is a call of the tool the request names with none of the values
-/// the user wrote ([`ViolationKind::Unstated`]): the model may have inferred them ("CHF"
-/// for "Swiss francs"), and a model that calls again is taken at its word; an answer after
-/// it is not questioned as skipping the tool, nor a call after an answer that was.
+/// the user wrote ([`ViolationKind::Unstated`]), except codes read out of a request that
+/// names the tool in full ("CHF" for "Swiss francs" beside `get_exchange_rate`): the
+/// model may have inferred them, and a model that calls again is taken at its word; an
+/// answer after it is not questioned as skipping the tool, nor a call after an answer that
+/// was.
 /// An answer that says nothing of the model's own (a tool's name, the forms sent back:
 /// [`not_an_answer`]) is sent back first, whatever was asked before.
 /// A call made of nothing the user wrote is questioned each time, and
@@ -254,7 +256,9 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
                     (!choice_questioned && before_results)
                         .then(|| {
                             let about = tools().map(|(_, _, about)| about);
-                            conversation.unstated(value, &required_of(target, value), about)
+                            let tool = target.tool_of(value)?;
+                            let required = required_of(target, value);
+                            conversation.unstated(value, &tool.server_name, &required, about)
                         })
                         .flatten()
                 })

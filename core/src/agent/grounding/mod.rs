@@ -228,15 +228,24 @@ impl Conversation {
     /// [`UNSTATED_AFTER`] words the user wrote that no tool of the union is about
     /// (`tools`: what each is about). This is the call [`Conversation::ungrounded`] lets
     /// stand because the request names its tool. Its values are the model's: inferred
-    /// from the request (`"CHF"` for "Swiss francs"), or made up for a request that only
+    /// from the request (`"1914-07-28"` for "the day the First World War began"), or
+    /// made up for a request that only
     /// uses a word of the tool ("What volume of water fills an Olympic swimming pool?" →
     /// `{"level": 100}`), which the model alone can tell apart. A request that says
     /// little beyond the tool ("Time?", "Full brightness") leaves the values to the model:
     /// its defaults stand. So do the values of optional arguments alone: those the user
-    /// never gave are left out of the call (see `unasked`). `None` for any other value.
+    /// never gave are left out of the call (see `unasked`). So do words the model read
+    /// out of a request that names the tool by the whole of its name
+    /// ([`Conversation::names_in_full`]: "exchange rate" for `get_exchange_rate`,
+    /// `"CHF"` and `"SEK"` for "Swiss francs to Swedish kronor"): such a request asks
+    /// for what the tool does, and codes of what it names are the model's reading of it,
+    /// not values made up; numbers are still questioned, for the numbers a request means
+    /// are the ones it writes. `tool` is the called tool's name as its server spells it.
+    /// `None` for any other value.
     pub fn unstated<'a>(
         &self,
         call: &Value,
+        tool: &str,
         required: &[String],
         tools: impl IntoIterator<Item = &'a str>,
     ) -> Option<Violation> {
@@ -256,12 +265,31 @@ impl Conversation {
         if stated.is_empty() || self.beyond_the_tools(tools) < UNSTATED_AFTER {
             return None;
         }
+        let read_out = stated.iter().all(|v| !v.is_number());
+        if read_out && self.names_in_full(tool) {
+            return None;
+        }
         Some(Violation::new(
             "/arguments",
             ViolationKind::Unstated {
                 values: named(&stated),
             },
         ))
+    }
+
+    /// Whether the user wrote every word of the name of the tool its server spells
+    /// `tool`, less its namespace and generic verbs ([`name_words`]), where there are two
+    /// or more: "exchange rate" for `finance.get_exchange_rate`, "half-life remaining"
+    /// for `science.half_life_remaining`. One word may be used in another sense ("What
+    /// volume of water fills an Olympic swimming pool?" beside `music.set_volume`); the
+    /// whole of a name of several words names the tool.
+    fn names_in_full(&self, tool: &str) -> bool {
+        let own = tool.rsplit(['.', '/', ':']).next().unwrap_or(tool);
+        let words = name_words(own);
+        words.len() >= 2
+            && words
+                .iter()
+                .all(|word| self.asked.iter().any(|w| same_word(w, word)))
     }
 
     /// How many telling words the user wrote (four letters or more, not ones that any

@@ -35,6 +35,9 @@ mod no_function_fits;
 #[path = "agent_http/read_out.rs"]
 mod read_out;
 
+#[path = "agent_http/unasked_invalid.rs"]
+mod unasked_invalid;
+
 #[path = "agent_http/copied_example.rs"]
 mod copied_example;
 

@@ -401,6 +401,28 @@ pub(super) fn leave_out_unasked(
     fixes
 }
 
+/// [`leave_out_unasked`] of calls the union's schema rejected: the fixes, where every call
+/// fits it once they are made and no argument left out is one the user asked for by its
+/// name ([`grounding::Conversation::asks_for`]: `brightness` for "Full brightness", where
+/// a value above the maximum is the model's reading of "full", for a repair to mend);
+/// `None` otherwise, and the calls then as they may have been left.
+pub(super) fn leave_out_unasked_to_fit(
+    ask: &Question<'_>,
+    values: &mut [Value],
+    kept: &[&str],
+) -> Option<Vec<Fix>> {
+    let fixes = leave_out_unasked(ask, values, kept);
+    let conversation = conversation_of(ask);
+    let asked_for = fixes.iter().any(|fix| match fix.kind() {
+        FixKind::UnaskedArgument { key, .. } | FixKind::RepeatedArgument { key, .. } => {
+            conversation.asks_for(key)
+        }
+        _ => false,
+    });
+    let fits = values.iter().all(|v| ask.target.schema.is_valid(v));
+    (!fixes.is_empty() && fits && !asked_for).then_some(fixes)
+}
+
 /// A pointer into a reply's calls without the index of its call, if it has one
 /// (`/0/arguments/x` is `/arguments/x`): an attempt of one call and one of several point
 /// at the same argument apart, and the calls may come in another order. Taking an

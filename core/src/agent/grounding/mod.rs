@@ -292,6 +292,14 @@ impl Conversation {
                 .all(|word| self.asked.iter().any(|w| same_word(w, word)))
     }
 
+    /// Whether the user wrote a word of the name of an argument (`brightness` in "Full
+    /// brightness"): then the argument was asked for, whatever value the model gave it.
+    pub fn asks_for(&self, argument: &str) -> bool {
+        name_words(argument)
+            .iter()
+            .any(|word| self.asked.iter().any(|w| same_word(w, word)))
+    }
+
     /// How many telling words the user wrote (four letters or more, not ones that any
     /// sentence has) that no tool of `tools` is about.
     fn beyond_the_tools<'a>(&self, tools: impl IntoIterator<Item = &'a str>) -> usize {

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tracing::{debug, warn};
 
 mod state;
+mod unasked;
 
 use super::decide;
 use super::doubts::{self, Doubts, choose_in_prose};
@@ -380,6 +381,7 @@ impl<P: Provider> Agent<P> {
         // violation of that attempt, repaired and kept like any other.
         let mut questioned = None;
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
+            .or_else(|error| self.without_unasked(ask, run, (&reply, &raw), &shaped, error))
             .map_err(Refused::Invalid)
             .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
                 Some(error) => {
@@ -436,24 +438,6 @@ impl<P: Provider> Agent<P> {
             return None;
         }
         doubts::questioned(ask, run.doubts, values)
-    }
-
-    /// The fixes that leave out of the calls among `values` the optional arguments the
-    /// user never gave and the keys the tool does not take
-    /// ([`doubts::leave_out_unasked`]), unless the grounding checks are
-    /// off. A value written in answer to a violation at its own place is the model's fix
-    /// of it, not an invention: `255` for "full brightness" after `300` was too much.
-    fn unasked_left_out(&self, ask: &Question<'_>, run: &Run, values: &mut [Value]) -> Vec<Fix> {
-        if !self.grounded_calls {
-            return Vec::new();
-        }
-        let fixed: Vec<&str> = run
-            .attempts
-            .iter()
-            .filter_map(Attempt::error)
-            .flat_map(|e| e.violations().iter().map(|v| v.pointer()))
-            .collect();
-        doubts::leave_out_unasked(ask, values, &fixed)
     }
 
     /// Ends the run with a doubted answer's `value` over the reply of `received`,

@@ -1,7 +1,8 @@
 //! Optional arguments the user never gave, whose values break the tool's schema, left out
 //! of the call instead of sent back, over a real HTTP server: in every mode and every way
 //! a value can break a schema; never a value the user wrote, an argument the user names,
-//! a required argument, or a value written to fix an earlier violation.
+//! a value outside the ones the schema lists, a required argument, a call among several
+//! written apart, or a value written to fix an earlier violation.
 
 use serde_json::{Value, json};
 use toolschema::provider::Mode;
@@ -44,9 +45,11 @@ fn broken() -> Vec<Value> {
         json!({"age": 20}),
         json!({"age": 1}),
         json!({"age": "twenty"}),
-        json!({"units": "SI"}),
         json!({"note": "athletic slim frame"}),
+        // A valid made-up value before a broken one; two broken ones, neither of which
+        // alone makes the call fit once left out.
         json!({"note": "runner", "age": 40}),
+        json!({"age": 20, "note": "athletic slim frame"}),
     ]
 }
 
@@ -105,9 +108,37 @@ async fn wrapped_and_native_calls_are_read_the_same_way() {
     assert_eq!(calls[0].arguments().get("age"), None);
     assert_eq!(bodies(&server).await.len(), 1);
 
+    // Native calls, two of them, one spelled as its server spells it, and a call
+    // written as text under the server's spelling: each loses its made-up age.
     let native = r#"{"weight_kg": 72, "height_cm": 178, "age": 20}"#;
-    let (server, provider) = openai(vec![tool_calls(&[("c1", "health_bmi", native)])]).await;
+    let other = r#"{"weight_kg": 72, "height_cm": 178, "age": 30}"#;
+    let (server, provider) = openai(vec![tool_calls(&[
+        ("c1", "health_bmi", native),
+        ("c2", "health.bmi", other),
+    ])])
+    .await;
     let agent = Agent::new(provider).mode(Mode::Tools);
+    let asked = agent
+        .ask_tools(&bmi(), ADULT)
+        .answered()
+        .await
+        .expect("the calls");
+    let Choice::Calls(calls) = &asked.value else {
+        panic!("calls: {:?}", asked.value)
+    };
+    assert_eq!(calls.len(), 2);
+    assert!(calls.iter().all(|c| c.arguments().get("age").is_none()));
+    let left_out = asked.attempts[0]
+        .fixes()
+        .iter()
+        .filter(|f| matches!(f.kind(), FixKind::UnaskedArgument { key, .. } if key == "age"))
+        .count();
+    assert_eq!(left_out, 2);
+    assert_eq!(bodies(&server).await.len(), 1);
+
+    let text = call(json!({"age": 20})).replace("health_bmi", "health.bmi");
+    let (server, provider) = openai(vec![chat(&text)]).await;
+    let agent = Agent::new(provider).mode(Mode::Prompt);
     let choice = agent.ask_tools(&bmi(), ADULT).await.expect("the call");
     let Choice::Calls(calls) = choice else {
         panic!("a call: {choice:?}")
@@ -137,11 +168,22 @@ async fn a_value_the_user_wrote_or_a_required_one_is_sent_back_as_before() {
             json!({"name": "health_bmi", "arguments": {"weight_kg": 72, "height_cm": 17}})
                 .to_string(),
         ),
-        // Two broken values, neither of which alone makes the call fit once left out,
-        // together with a required one missing.
+        // A broken made-up value beside a required one missing.
         (
             ADULT,
             call(json!({"age": 20})).replace("\"weight_kg\":72,", ""),
+        ),
+        // A value outside the ones the schema lists: the model meant one of them.
+        (ADULT, call(json!({"units": "SI"}))),
+        // Several calls written apart in the text: left out of one, the other would be
+        // dropped unsaid.
+        (
+            ADULT,
+            format!(
+                "<tool_call>{}</tool_call>\n<tool_call>{}</tool_call>",
+                call(json!({"age": 20})),
+                call(json!({}))
+            ),
         ),
     ] {
         let (server, provider) = openai(vec![chat(&reply), chat(&fixed)]).await;

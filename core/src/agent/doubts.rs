@@ -198,8 +198,9 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// [`grounding`]). An answer that skips a tool is questioned once: a model that answers
 /// again after it was told is taken at its word (a request may name a tool that cannot
 /// do what it asks). So is a call of the tool the request names with none of the values
-/// the user wrote ([`ViolationKind::Unstated`]), except codes read out of a request that
-/// names the tool in full ("CHF" for "Swiss francs" beside `get_exchange_rate`): the
+/// the user wrote ([`ViolationKind::Unstated`]), except words with no digit read out of
+/// a request that names the tool in full ("CHF" for "Swiss francs" beside
+/// `get_exchange_rate`): the
 /// model may have inferred them, and a model that calls again is taken at its word; an
 /// answer after it is not questioned as skipping the tool, nor a call after an answer that
 /// was.
@@ -344,6 +345,13 @@ pub(super) fn leave_out_unasked(
     values: &mut [Value],
     kept: &[&str],
 ) -> Vec<Fix> {
+    leave_out(ask, values, kept, true)
+}
+
+/// [`leave_out_unasked`]; where `each_fits` is false, every such argument is left out
+/// whether or not the call fits the union's schema without it (the caller checks the
+/// calls left).
+fn leave_out(ask: &Question<'_>, values: &mut [Value], kept: &[&str], each_fits: bool) -> Vec<Fix> {
     let target = ask.target;
     let Some(union) = target.union.as_ref().filter(|_| target.has_answer()) else {
         return Vec::new();
@@ -384,7 +392,7 @@ pub(super) fn leave_out_unasked(
             let Some((without, written)) = without_member(value, &path) else {
                 continue;
             };
-            if !target.schema.is_valid(&without) {
+            if each_fits && !target.schema.is_valid(&without) {
                 continue;
             }
             *value = without;
@@ -401,17 +409,18 @@ pub(super) fn leave_out_unasked(
     fixes
 }
 
-/// [`leave_out_unasked`] of calls the union's schema rejected: the fixes, where every call
-/// fits it once they are made and no argument left out is one the user asked for by its
-/// name ([`grounding::Conversation::asks_for`]: `brightness` for "Full brightness", where
-/// a value above the maximum is the model's reading of "full", for a repair to mend);
+/// [`leave_out_unasked`] of calls the union's schema rejected, every such argument
+/// at once (two made-up values may each break it): the fixes, where every call fits
+/// once they are made and no argument left out is one the user asked for by its name
+/// ([`grounding::Conversation::asks_for`]: `brightness` for "Full brightness", where a
+/// value above the maximum is the model's reading of "full", for a repair to mend);
 /// `None` otherwise, and the calls then as they may have been left.
 pub(super) fn leave_out_unasked_to_fit(
     ask: &Question<'_>,
     values: &mut [Value],
     kept: &[&str],
 ) -> Option<Vec<Fix>> {
-    let fixes = leave_out_unasked(ask, values, kept);
+    let fixes = leave_out(ask, values, kept, false);
     let conversation = conversation_of(ask);
     let asked_for = fixes.iter().any(|fix| match fix.kind() {
         FixKind::UnaskedArgument { key, .. } | FixKind::RepeatedArgument { key, .. } => {
@@ -466,3 +475,6 @@ fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod in_full_tests;

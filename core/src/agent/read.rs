@@ -198,6 +198,39 @@ pub(super) fn closest_of(target: &Target, reply: &Reply, raw: &str) -> Option<Va
     }
 }
 
+/// The calls of a reply to a union that the union's schema rejected, as the strict
+/// schema reads them (out of the dialect's wrapper, under the names the model is shown):
+/// its native calls, or the one call or list of calls its text holds. `None` where
+/// there is none, or where the text writes several calls apart (`<tool_call>` blocks,
+/// Python calls), which only [`read`] reads whole: none is dropped unsaid.
+pub(super) fn rejected_calls(
+    parser: &Parser,
+    target: &Target,
+    reply: &Reply,
+    raw: &str,
+    shaped: &Shaped,
+) -> Option<Vec<Value>> {
+    target.union.as_ref()?;
+    let several = || match several_calls(parser, &target.schema, raw, false) {
+        Some(Ok((calls, _))) => calls.len() > 1,
+        Some(Err(_)) => true,
+        None => false,
+    };
+    if reply.tool_calls.is_empty() && several() {
+        return None;
+    }
+    let mut calls = match shaped.restore(closest_of(target, reply, raw)?) {
+        Value::Array(items) => items,
+        one => vec![one],
+    };
+    for call in &mut calls {
+        if let Some(Value::String(name)) = call.get_mut("name") {
+            *name = target.names().model(name).to_owned();
+        }
+    }
+    Some(calls)
+}
+
 /// The repaired value of a rejected reply, for the error's best partial value.
 pub(super) fn closest(text: &str) -> Option<Value> {
     crate::extract::closest_value(text)

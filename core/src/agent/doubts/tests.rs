@@ -4,7 +4,7 @@ use super::{Doubts, answer_stands, leave_out_unasked, no_function_fits, only_ski
 use crate::agent::request::Target;
 use crate::agent::run::Question;
 
-const NONE: Doubts = Doubts {
+pub(super) const NONE: Doubts = Doubts {
     invented: false,
     missing: false,
     ungrounded: false,
@@ -112,12 +112,12 @@ fn one_sign_says_nothing() {
 }
 
 /// The union of an OpenAI tools array, with an answer.
-fn union_of(tools: Value) -> Target {
+pub(super) fn union_of(tools: Value) -> Target {
     Target::tools_with_answer(&tools)
 }
 
 /// A request alone, with no system text or history.
-fn question<'a>(target: &'a Target, request: &'a str) -> Question<'a> {
+pub(super) fn question<'a>(target: &'a Target, request: &'a str) -> Question<'a> {
     Question {
         target,
         system: None,
@@ -467,131 +467,4 @@ fn the_answer_stands_only_over_made_up_calls_among_them_the_tool_it_skipped() {
     // A tool the union lacks was never skipped.
     let error = Error::new(vec![copied("/arguments")]);
     assert!(!answer_stands(&target, "stock", &[quote], &error));
-}
-
-/// An exchange-rate tool, a time-zone tool and a triangle's area, with an answer.
-fn named_in_full() -> Target {
-    let tool = |name: &str, properties: Value, required: Value| {
-        json!({"type": "function", "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": properties, "required": required}
-        }})
-    };
-    union_of(json!([
-        tool(
-            "finance.get_exchange_rate",
-            json!({"base": {"type": "string"}, "target": {"type": "string"}}),
-            json!(["base", "target"])
-        ),
-        tool(
-            "geo.time_zone",
-            json!({"zone": {"type": "string"}}),
-            json!(["zone"])
-        ),
-        tool(
-            "math.triangle_area",
-            json!({"base": {"type": "number"}, "height": {"type": "number"}}),
-            json!(["base", "height"])
-        ),
-    ]))
-}
-
-#[test]
-fn codes_read_out_of_a_request_that_names_the_tool_in_full_stand() {
-    use super::questioned;
-    let target = named_in_full();
-    for (request, call) in [
-        (
-            "What's the exchange rate from Swiss francs to Swedish kronor?",
-            json!({"name": "finance.get_exchange_rate",
-                "arguments": {"base": "CHF", "target": "SEK"}}),
-        ),
-        (
-            "exchange rates of the Japanese yen against the euro pls",
-            json!({"name": "finance.get_exchange_rate",
-                "arguments": {"base": "JPY", "target": "EUR"}}),
-        ),
-        (
-            "Which time zone is the capital of Peru in?",
-            json!({"name": "geo.time_zone", "arguments": {"zone": "America/Lima"}}),
-        ),
-    ] {
-        let ask = question(&target, request);
-        assert!(questioned(&ask, NONE, &[call]).is_none(), "{request}");
-    }
-}
-
-#[test]
-fn a_request_that_names_part_of_the_tool_or_numbers_the_call_made_up_is_still_questioned() {
-    use super::questioned;
-    use crate::ViolationKind;
-    let target = named_in_full();
-    let rate = json!({"name": "finance.get_exchange_rate",
-        "arguments": {"base": "CHF", "target": "SEK"}});
-    let area = json!({"name": "math.triangle_area", "arguments": {"base": 10, "height": 5}});
-    for (request, call) in [
-        // One word of a name of two: the request may mean it in another sense.
-        (
-            "Which exchange programmes do Swiss universities offer students?",
-            rate.clone(),
-        ),
-        (
-            "What is the interest rate of Swedish savings accounts?",
-            rate,
-        ),
-        // The name in full, but numbers of the model's own: a request means the
-        // numbers it writes.
-        (
-            "Find the area of a triangle whose three sides are equal",
-            area,
-        ),
-    ] {
-        let ask = question(&target, request);
-        let error = questioned(&ask, NONE, &[call]).expect(request);
-        assert!(
-            matches!(error.violations()[0].kind(), ViolationKind::Unstated { .. }),
-            "{request}: {error}"
-        );
-    }
-}
-
-proptest::proptest! {
-    /// Codes the request does not write are questioned unless every word of the called
-    /// tool's name (two of them here, of any letters) is a word of the request.
-    #[test]
-    fn codes_stand_only_where_the_whole_name_is_written(
-        first in "[a-p]{5,8}",
-        second in "[a-p]{5,8}",
-        with_first in proptest::bool::ANY,
-        with_second in proptest::bool::ANY,
-        codes in proptest::collection::vec("Z[R-Y]{2}", 1..3),
-    ) {
-        use super::questioned;
-        proptest::prop_assume!(!first.starts_with(&second) && !second.starts_with(&first));
-        let name = format!("svc.{first}_{second}");
-        let properties: serde_json::Map<String, Value> = (0..codes.len())
-            .map(|i| (format!("k{i}"), json!({"type": "string"})))
-            .collect();
-        let required: Vec<String> = properties.keys().cloned().collect();
-        let target = union_of(json!([{"type": "function", "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": properties, "required": required}
-        }}]));
-        let mut request = String::from("tell me about Swiss francs and Swedish kronor");
-        for (with, word) in [(with_first, &first), (with_second, &second)] {
-            if with {
-                request.push(' ');
-                request.push_str(word);
-            }
-        }
-        let arguments: serde_json::Map<String, Value> = codes
-            .iter()
-            .enumerate()
-            .map(|(i, code)| (format!("k{i}"), json!(code)))
-            .collect();
-        let call = json!({"name": name, "arguments": arguments});
-        let ask = question(&target, &request);
-        let asked = questioned(&ask, NONE, &[call]).is_some();
-        proptest::prop_assert_eq!(asked, !(with_first && with_second), "{}", request);
-    }
 }

@@ -239,8 +239,8 @@ impl Conversation {
     /// ([`Conversation::names_in_full`]: "exchange rate" for `get_exchange_rate`,
     /// `"CHF"` and `"SEK"` for "Swiss francs to Swedish kronor"): such a request asks
     /// for what the tool does, and codes of what it names are the model's reading of it,
-    /// not values made up; numbers are still questioned, for the numbers a request means
-    /// are the ones it writes. `tool` is the called tool's name as its server spells it.
+    /// not values made up; numbers, and strings with digits (dates, amounts), are still
+    /// questioned, for the numbers a request means are the ones it writes. `tool` is the called tool's name as its server spells it.
     /// `None` for any other value.
     pub fn unstated<'a>(
         &self,
@@ -265,7 +265,10 @@ impl Conversation {
         if stated.is_empty() || self.beyond_the_tools(tools) < UNSTATED_AFTER {
             return None;
         }
-        let read_out = stated.iter().all(|v| !v.is_number());
+        let read_out = stated.iter().all(|v| {
+            v.as_str()
+                .is_some_and(|s| !s.bytes().any(|b| b.is_ascii_digit()))
+        });
         if read_out && self.names_in_full(tool) {
             return None;
         }
@@ -284,7 +287,7 @@ impl Conversation {
     /// volume of water fills an Olympic swimming pool?" beside `music.set_volume`); the
     /// whole of a name of several words names the tool.
     fn names_in_full(&self, tool: &str) -> bool {
-        let own = tool.rsplit(['.', '/', ':']).next().unwrap_or(tool);
+        let own = tool.rsplit(['.', '/', ':']).next().unwrap_or_default();
         let words = name_words(own);
         words.len() >= 2
             && words

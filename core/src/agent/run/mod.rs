@@ -381,7 +381,10 @@ impl<P: Provider> Agent<P> {
         // violation of that attempt, repaired and kept like any other.
         let mut questioned = None;
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
-            .or_else(|error| self.without_unasked(ask, run, (&reply, &raw), &shaped, error))
+            .or_else(|error| {
+                let calls = read::rejected_calls(parser, target, &reply, &raw, &shaped);
+                self.without_unasked(ask, run, calls, error)
+            })
             .map_err(Refused::Invalid)
             .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
                 Some(error) => {

@@ -5,12 +5,12 @@ use serde_json::Value;
 
 use super::state::Run;
 use super::{Agent, Question};
-use crate::Error;
 use crate::agent::doubts;
+#[cfg(doc)]
 use crate::agent::read;
-use crate::agent::request::Shaped;
-use crate::provider::{Provider, Reply};
+use crate::provider::Provider;
 use crate::repair::Fix;
+use crate::{Error, ViolationKind};
 
 impl<P: Provider> Agent<P> {
     /// The fixes that leave out of the calls among `values` the optional arguments the
@@ -30,39 +30,38 @@ impl<P: Provider> Agent<P> {
         doubts::leave_out_unasked(ask, values, &fixed_before(run))
     }
 
-    /// The calls of a reply the union's schema rejected (with `error`) where they fit it
-    /// once the optional arguments the user never gave, and the keys the tool does not
-    /// take, are left out ([`doubts::leave_out_unasked`]), with the fixes of the reading
-    /// and one for each argument left out; `error` where they do not, or where the
-    /// grounding checks are off or the answer alone is asked for.
+    /// The calls of a reply the union's schema rejected (with `error`; `calls` as
+    /// [`read::rejected_calls`] reads them) where they fit it once the optional arguments
+    /// the user never gave, and the keys the tool does not take, are left out
+    /// ([`doubts::leave_out_unasked_to_fit`]), with the fixes of the reading and one for
+    /// each argument left out; `error` where they do not, or where the grounding checks
+    /// are off or the answer alone is asked for.
     ///
     /// Such a value is the model's own, made up, and what is wrong with it says nothing
     /// of the request: `"age": 20` where the tool takes ages up to 19, for "the BMI of an
     /// adult who weighs 72 kg and is 178 cm tall". Sent back, a small model writes it
     /// again each time; left out, the call is the one the user asked for. A call that
     /// still breaks the schema without them is sent back as before, and so is one
-    /// whose wrong value is a fix of an earlier attempt's violation at its place, or of
+    /// whose wrong value is a fix of an earlier attempt's violation at its place, one of
     /// an argument the user names (`"brightness": 300` for "Full brightness": the
-    /// model's reading of "full", for the repair to mend).
+    /// model's reading of "full", for the repair to mend), and one outside the values a
+    /// schema lists (`"deu"` for "German" where it lists `"de"`: the model meant one).
     pub(super) fn without_unasked(
         &self,
         ask: &Question<'_>,
         run: &Run,
-        reply: (&Reply, &str),
-        shaped: &Shaped,
+        calls: Option<Vec<Value>>,
         error: Error,
     ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
-        let target = ask.target;
-        if !self.grounded_calls || run.answer_only.is_some() || target.union.is_none() {
+        let listed = |v: &crate::Violation| matches!(v.kind(), ViolationKind::NotAllowed { .. });
+        if !self.grounded_calls
+            || run.answer_only.is_some()
+            || error.violations().iter().any(listed)
+        {
             return Err(error);
         }
-        let (reply, raw) = reply;
-        let Some(closest) = read::closest_of(target, reply, raw) else {
+        let Some(mut values) = calls else {
             return Err(error);
-        };
-        let mut values = match shaped.restore(closest) {
-            Value::Array(items) => items,
-            one => vec![one],
         };
         let kept = fixed_before(run);
         let Some(left_out) = doubts::leave_out_unasked_to_fit(ask, &mut values, &kept) else {

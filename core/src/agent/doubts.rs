@@ -200,10 +200,9 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// do what it asks). So is a call of the tool the request names with none of the values
 /// the user wrote ([`ViolationKind::Unstated`]), except words with no digit read out of
 /// a request that names the tool in full ("CHF" for "Swiss francs" beside
-/// `get_exchange_rate`): the
-/// model may have inferred them, and a model that calls again is taken at its word; an
-/// answer after it is not questioned as skipping the tool, nor a call after an answer that
-/// was.
+/// `get_exchange_rate`): the model may have inferred them, and a model that calls again
+/// is taken at its word; an answer after it is not questioned as skipping the tool, nor a
+/// call after an answer that was.
 /// An answer that says nothing of the model's own (a tool's name, the forms sent back:
 /// [`not_an_answer`]) is sent back first, whatever was asked before.
 /// A call made of nothing the user wrote is questioned each time, and

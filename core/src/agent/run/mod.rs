@@ -382,7 +382,7 @@ impl<P: Provider> Agent<P> {
         let mut questioned = None;
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
             .or_else(|error| {
-                let calls = read::rejected_calls(parser, target, &reply, &raw, &shaped);
+                let calls = || read::rejected_calls(parser, target, &reply, &raw, &shaped);
                 self.without_unasked(ask, run, calls, error)
             })
             .map_err(Refused::Invalid)

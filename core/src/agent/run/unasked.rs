@@ -6,8 +6,6 @@ use serde_json::Value;
 use super::state::Run;
 use super::{Agent, Question};
 use crate::agent::doubts;
-#[cfg(doc)]
-use crate::agent::read;
 use crate::provider::Provider;
 use crate::repair::Fix;
 use crate::{Error, ViolationKind};
@@ -30,8 +28,8 @@ impl<P: Provider> Agent<P> {
         doubts::leave_out_unasked(ask, values, &fixed_before(run))
     }
 
-    /// The calls of a reply the union's schema rejected (with `error`; `calls` as
-    /// [`read::rejected_calls`] reads them) where they fit it once the optional arguments
+    /// The calls of a reply the union's schema rejected (with `error`; `calls` reads them,
+    /// as [`crate::agent::read::rejected_calls`] does, only where they are looked at) where they fit it once the optional arguments
     /// the user never gave, and the keys the tool does not take, are left out
     /// ([`doubts::leave_out_unasked_to_fit`]), with the fixes of the reading and one for
     /// each argument left out; `error` where they do not, or where the grounding checks
@@ -50,7 +48,7 @@ impl<P: Provider> Agent<P> {
         &self,
         ask: &Question<'_>,
         run: &Run,
-        calls: Option<Vec<Value>>,
+        calls: impl FnOnce() -> Option<Vec<Value>>,
         error: Error,
     ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
         let listed = |v: &crate::Violation| matches!(v.kind(), ViolationKind::NotAllowed { .. });
@@ -60,7 +58,7 @@ impl<P: Provider> Agent<P> {
         {
             return Err(error);
         }
-        let Some(mut values) = calls else {
+        let Some(mut values) = calls() else {
             return Err(error);
         };
         let kept = fixed_before(run);

@@ -1,6 +1,6 @@
 //! An answer sent back only as skipping the function its request names is kept when the
 //! model's next reply says that the function does not fit: asked to call it, the model
-//! calls it with values the user never wrote. A call made of the user's values is taken
+//! calls it with values the user never wrote (the description's examples, or its own). A call made of the user's values is taken
 //! as before, a call of another tool made up is sent back as before
 //! (`tool_choice::each_check_of_the_choice_sends_a_reply_back_once`), and an answer
 //! rejected for anything besides the skip is never kept.
@@ -88,6 +88,33 @@ async fn under_auto_the_call_of_the_examples_under_the_grammar_keeps_the_prose_a
     assert_eq!(bodies(&server).await.len(), 2);
     assert_eq!(asked.attempts[1].mode(), Mode::JsonSchema);
     assert_eq!(kept_of(asked.attempts[1].fixes()), Some(1));
+}
+
+#[tokio::test]
+async fn a_call_of_values_of_its_own_after_the_question_keeps_the_answer() {
+    // Neither the user's values nor the description's examples: the model's own, for a
+    // request that only uses a word of the tool ("sports") and asks for something else.
+    let own = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga", "season": "2010-11"}}"#;
+    for mode in [Mode::JsonObject, Mode::Prompt] {
+        let (server, provider) = openai(vec![chat(ANSWER), chat(own), chat(ANSWER)]).await;
+        let agent = Agent::new(provider).mode(mode);
+        let asked = agent
+            .ask_tools(&sports(), REQUEST)
+            .answered()
+            .await
+            .expect("an answer");
+        assert_eq!(
+            asked.value,
+            Choice::Answer(json!("The Football League, founded in 1888.")),
+            "{mode}"
+        );
+        assert_eq!(bodies(&server).await.len(), 2, "{mode}");
+        let taken = &asked.attempts[1];
+        assert!(taken.raw().contains("Bundesliga"), "{}", taken.raw());
+        assert_eq!(kept_of(taken.fixes()), Some(1), "{mode}");
+        let shown = taken.fixes()[0].to_string();
+        assert!(shown.contains("none of the call's values"), "{shown}");
+    }
 }
 
 #[tokio::test]

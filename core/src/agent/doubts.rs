@@ -119,8 +119,9 @@ pub(super) fn only_skipped(error: &Error) -> Option<String> {
 /// Whether an answer sent back only as skipping `tool` ([`only_skipped`]) is taken over
 /// the reply just rejected (its calls as read, `calls`, and its error): asked to call the
 /// tool, the model called it, and every call it wrote is made of values the user never
-/// wrote (the description's examples, placeholders: each call has its own
-/// [`ViolationKind::Ungrounded`] or [`ViolationKind::CopiedExample`]).
+/// wrote (the description's examples, placeholders, values of its own: each call has its
+/// own [`ViolationKind::Ungrounded`], [`ViolationKind::CopiedExample`] or
+/// [`ViolationKind::Unstated`], which [`questioned`] asks after the skip only for this).
 ///
 /// Asked "Who founded the first stock exchange in Amsterdam?", a small model answers;
 /// told the request asks for what `finance.stock_quote` does, it calls it for `"AAPL"`,
@@ -143,7 +144,9 @@ pub(super) fn answer_stands(target: &Target, tool: &str, calls: &[Value], error:
             v.pointer() == at
                 && matches!(
                     v.kind(),
-                    ViolationKind::Ungrounded { .. } | ViolationKind::CopiedExample { .. }
+                    ViolationKind::Ungrounded { .. }
+                        | ViolationKind::CopiedExample { .. }
+                        | ViolationKind::Unstated { .. }
                 )
         })
     };
@@ -209,9 +212,23 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// a second one has the model asked for its answer alone (see `decide`), where the
 /// answer alone is still the model's.
 ///
+/// After an answer was questioned as skipping a tool and is held (`held`: the tool it
+/// skipped, see [`only_skipped`]), a call of that tool with none of the user's values is
+/// questioned as [`ViolationKind::Unstated`] too, where every call of the reply is so
+/// made up: the held answer then stands ([`answer_stands`]), and nothing is sent back.
+/// Told "the request asks for what `ecommerce.track_package` does" for "How do I track
+/// my running pace with my phone?", a small model calls it for `"12345"`; the tool did
+/// not fit, and its first answer was right. Where some call of the reply holds a value
+/// of the user's, no such question is asked: each question is still asked once.
+///
 /// The conversation is what `ask` holds ([`conversation_of`]); `doubts` are those of the
 /// replies so far.
-pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -> Option<Error> {
+pub(super) fn questioned(
+    ask: &Question<'_>,
+    doubts: Doubts,
+    values: &[Value],
+    held: Option<&str>,
+) -> Option<Error> {
     let (target, history) = (ask.target, ask.history);
     if target.union.is_none() || !target.has_answer() {
         return None;
@@ -226,6 +243,13 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
     // Once results are in, a call follows them (another door after "there is no door
     // \"back\""), not the request's words alone.
     let before_results = !conversation::results_in(history);
+    // The tool a held answer skipped, where a made-up call of it keeps the answer.
+    let held = held.filter(|_| doubts.skipped && !doubts.unstated && before_results);
+    let of_held = |value: &Value| {
+        held.and_then(|tool| target.tool_of(&serde_json::json!({ "name": tool })))
+            .zip(target.tool_of(value))
+            .is_some_and(|(skipped, called)| std::ptr::eq(skipped, called))
+    };
     let answers_only =
         !choice_questioned && before_results && values.iter().all(|v| v.get("answer").is_some());
     // What each tool is about, for the check of an answer and of unstated values.
@@ -240,7 +264,7 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
             .iter()
             .map(|(shown, _, about, arguments)| (*shown, about.as_str(), *arguments))
     };
-    let violations: Vec<Violation> = values
+    let mut violations: Vec<Violation> = values
         .iter()
         .enumerate()
         .filter_map(|(i, value)| {
@@ -253,7 +277,7 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
                     )
                 })
                 .or_else(|| {
-                    (!choice_questioned && before_results)
+                    ((!choice_questioned && before_results) || of_held(value))
                         .then(|| {
                             let about = tools().map(|(_, _, about)| about);
                             let tool = target.tool_of(value)?;
@@ -280,6 +304,14 @@ pub(super) fn questioned(ask: &Question<'_>, doubts: Doubts, values: &[Value]) -
             })
         })
         .collect();
+    if let Some(tool) = held {
+        // Questioned for the held answer alone, a call stands where the answer does not.
+        let stands = !violations.is_empty()
+            && answer_stands(target, tool, values, &Error::new(violations.clone()));
+        if !stands {
+            violations.retain(|v| !matches!(v.kind(), ViolationKind::Unstated { .. }));
+        }
+    }
     (!violations.is_empty()).then(|| Error::new(violations))
 }
 
@@ -477,3 +509,6 @@ mod tests;
 
 #[cfg(test)]
 mod in_full_tests;
+
+#[cfg(test)]
+mod held_tests;

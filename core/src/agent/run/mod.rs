@@ -440,7 +440,8 @@ impl<P: Provider> Agent<P> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        doubts::questioned(ask, run.doubts, values)
+        let held = run.doubted_answer.as_ref().map(|d| d.tool.as_str());
+        doubts::questioned(ask, run.doubts, values, held)
     }
 
     /// Ends the run with a doubted answer's `value` over the reply of `received`,

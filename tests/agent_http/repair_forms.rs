@@ -175,3 +175,42 @@ async fn the_standalone_repair_and_a_union_without_an_answer_keep_the_shape() {
     assert!(repair.contains(&shape(&tools)), "{repair}");
     assert!(!repair.contains(CALL_FORM), "{repair}");
 }
+
+#[tokio::test]
+async fn a_call_with_empty_arguments_is_told_the_arguments_its_function_requires() {
+    // `{…}` of the form written as `{}`: the violations name the missing argument as a
+    // pointer; the repair also names it as a key to fill from the request.
+    let tools = calls_only().with_answer();
+    let empty = r#"{"name": "sports_get_match_results", "arguments": {}}"#;
+    let call = r#"{"name": "sports_get_match_results", "arguments": {"team": "Ajax"}}"#;
+    for mode in [Mode::JsonObject, Mode::Prompt] {
+        let (server, provider) = openai(vec![chat(empty), chat(call)]).await;
+        let agent = Agent::new(provider).mode(mode);
+        let choice = agent
+            .ask_tools(&tools, "How did Ajax do lately?")
+            .await
+            .expect("the call");
+        assert!(matches!(choice, Choice::Calls(_)), "{choice:?}");
+        let bodies = bodies(&server).await;
+        let repair = contents(&bodies[1]).pop().expect("a repair");
+        assert!(
+            repair.contains(
+                "The call of \"sports_get_match_results\" had empty \"arguments\": write in it \
+                 the arguments the function requires, \"team\", each with its value taken \
+                 from the request."
+            ),
+            "{mode}: {repair}"
+        );
+    }
+    // A call with some of its arguments is told what is missing, as before, and no more.
+    let partial = r#"{"name": "sports_get_match_results", "arguments": {"last": 3}}"#;
+    let (server, provider) = openai(vec![chat(partial), chat(call)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    agent
+        .ask_tools(&tools, "How did Ajax do lately?")
+        .await
+        .expect("the call");
+    let repair = contents(&bodies(&server).await[1]).pop().expect("a repair");
+    assert!(repair.contains("/arguments/team"), "{repair}");
+    assert!(!repair.contains("had empty"), "{repair}");
+}

@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+mod empty_call;
 mod named;
 
 use serde_json::Value;
@@ -406,6 +407,11 @@ impl RepairPrompt {
                     }
                 }
             }
+        }
+        if self.tool_union
+            && let Some(hint) = empty_call::hint(self.value.as_ref(), &self.error)
+        {
+            add(hint);
         }
         for fix in self.error.fixes() {
             let hint = match fix.kind() {

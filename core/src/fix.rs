@@ -168,8 +168,8 @@ pub enum FixKind {
     /// skipping the function its request names
     /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)): asked to call
     /// that function, the model called it, every call it wrote made of values the user
-    /// never wrote (the description's examples, placeholders, values of its own). A call the request holds
-    /// nothing for says the function did not fit after all.
+    /// never wrote (the description's examples, placeholders, values of its own). A call
+    /// the request holds nothing for says the function did not fit after all.
     /// `attempt` is the answer's attempt; `instead` why this attempt's reply was rejected,
     /// as its violations read, bounded. Only in replies to a union of tools with an answer,
     /// and off with `Agent::grounded_calls(false)` with the check it follows.

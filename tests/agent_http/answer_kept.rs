@@ -1,6 +1,7 @@
 //! An answer sent back only as skipping the function its request names is kept when the
 //! model's next reply says that the function does not fit: asked to call it, the model
-//! calls it with values the user never wrote (the description's examples, or its own). A call made of the user's values is taken
+//! calls it with values the user never wrote (the description's examples, or its
+//! own). A call made of the user's values is taken
 //! as before, a call of another tool made up is sent back as before
 //! (`tool_choice::each_check_of_the_choice_sends_a_reply_back_once`), and an answer
 //! rejected for anything besides the skip is never kept.

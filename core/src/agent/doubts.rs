@@ -129,8 +129,10 @@ pub(super) fn only_skipped(error: &Error) -> Option<String> {
 /// fits holds what it needs, so a call of it that the request holds nothing for says the
 /// tool did not fit: the answer was right, and the question was the library's mistake.
 /// Where the tool fits, the call with the user's values is taken as before; a reply with
-/// one call of the user's values beside made-up ones is sent back as before, and so is a
-/// made-up call of another tool alone, which says nothing of this one.
+/// one call of the user's values beside made-up ones is sent back as before where those
+/// are examples or placeholders (and taken where they are values of the model's own,
+/// which are questioned after the skip only to keep the answer), and so is a made-up call
+/// of another tool alone, which says nothing of this one.
 pub(super) fn answer_stands(target: &Target, tool: &str, calls: &[Value], error: &Error) -> bool {
     let Some(questioned) = target.tool_of(&serde_json::json!({ "name": tool })) else {
         return false;
@@ -205,7 +207,7 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// a request that names the tool in full ("CHF" for "Swiss francs" beside
 /// `get_exchange_rate`): the model may have inferred them, and a model that calls again
 /// is taken at its word; an answer after it is not questioned as skipping the tool, nor a
-/// call after an answer that was.
+/// call after an answer that was, but to keep that answer (below).
 /// An answer that says nothing of the model's own (a tool's name, the forms sent back:
 /// [`not_an_answer`]) is sent back first, whatever was asked before.
 /// A call made of nothing the user wrote is questioned each time, and
@@ -238,15 +240,17 @@ pub(super) fn questioned(
     // calls waits for their results.
     // A choice questioned once (an answer that skips a tool, a call of values the request
     // does not hold) is the model's to keep: each question is asked once, and neither
-    // after the other.
+    // after the other (a call after a skip is questioned only to keep the held answer,
+    // never sent back for it).
     let choice_questioned = doubts.skipped || doubts.unstated;
     // Once results are in, a call follows them (another door after "there is no door
     // \"back\""), not the request's words alone.
     let before_results = !conversation::results_in(history);
     // The tool a held answer skipped, where a made-up call of it keeps the answer.
     let held = held.filter(|_| doubts.skipped && !doubts.unstated && before_results);
+    let held_tool = held.and_then(|tool| target.tool_of(&serde_json::json!({ "name": tool })));
     let of_held = |value: &Value| {
-        held.and_then(|tool| target.tool_of(&serde_json::json!({ "name": tool })))
+        held_tool
             .zip(target.tool_of(value))
             .is_some_and(|(skipped, called)| std::ptr::eq(skipped, called))
     };

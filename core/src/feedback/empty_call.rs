@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 use crate::Error;
+use crate::dialect::WRAPPER;
 use crate::error::{ViolationKind, quote_bounded};
 
 /// The most characters of a function's or an argument's name in the hint.
@@ -18,9 +19,10 @@ const NAME_CHARS: usize = 64;
 /// The most arguments the hint names.
 const MAX_NAMED: usize = 8;
 
-/// The hint for the calls of `value` (the reply as read) that have empty arguments where
-/// `error` finds required arguments missing: their function's name and the names of
-/// those arguments. `None` where no such call is in the reply.
+/// The hint for a call of `value` (the reply as read) that has empty arguments where
+/// `error` finds required arguments missing: its function's name and the names of those
+/// arguments (the first [`MAX_NAMED`], then `…`). Where several calls are so written, the
+/// first function's. `None` where no such call is in the reply.
 pub(super) fn hint(value: Option<&Value>, error: &Error) -> Option<String> {
     let value = value?;
     let mut function = None;
@@ -35,7 +37,7 @@ pub(super) fn hint(value: Option<&Value>, error: &Error) -> Option<String> {
         let Some(call_at) = arguments_at.strip_suffix("/arguments") else {
             continue;
         };
-        let Some(call) = value.pointer(call_at) else {
+        let Some(call) = call_at_pointer(value, call_at) else {
             continue;
         };
         let empty = call
@@ -50,21 +52,36 @@ pub(super) fn hint(value: Option<&Value>, error: &Error) -> Option<String> {
         }
         function = Some(name);
         let key = unescape(key);
-        if missing.len() < MAX_NAMED && !missing.contains(&key) {
+        if !missing.contains(&key) {
             missing.push(key);
         }
     }
     let function = function?;
-    let names: Vec<String> = missing
+    let mut names: Vec<String> = missing
         .iter()
+        .take(MAX_NAMED)
         .map(|k| quote_bounded(k, NAME_CHARS))
         .collect();
+    if missing.len() > MAX_NAMED {
+        names.push("…".to_owned());
+    }
     Some(format!(
         "The call of {} had empty \"arguments\": write in it the arguments the function \
          requires, {}, each with its value taken from the request.",
         quote_bounded(function, NAME_CHARS),
         names.join(", ")
     ))
+}
+
+/// The call at `pointer` in `value`: the violations of a reply under a grammar that
+/// wraps it (`{"value": …}`, [`WRAPPER`]) point into the value unwrapped, while the reply
+/// as read is still wrapped.
+fn call_at_pointer<'a>(value: &'a Value, pointer: &str) -> Option<&'a Value> {
+    let is_call = |v: &&Value| v.get("name").is_some();
+    value.pointer(pointer).filter(is_call).or_else(|| {
+        let inner = value.as_object().filter(|o| o.len() == 1)?.get(WRAPPER)?;
+        inner.pointer(pointer).filter(is_call)
+    })
 }
 
 /// A JSON Pointer token as the key it stands for (`~1` is `/`, `~0` is `~`).
@@ -97,9 +114,10 @@ mod tests {
              arguments the function requires, \"passport_country\", \"destination_country\", \
              each with its value taken from the request."
         );
-        // Under the grammar's wrapper, and one call of several.
+        // Under the grammar's wrapper (the violations point into the value unwrapped),
+        // and one call of several.
         let wrapped = json!({"value": call});
-        let error = Error::new(vec![missing("/value/arguments/passport_country")]);
+        let error = Error::new(vec![missing("/arguments/passport_country")]);
         assert!(hint(Some(&wrapped), &error).is_some());
         let several = json!([{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]);
         let error = Error::new(vec![missing("/1/arguments/a~1b")]);
@@ -131,6 +149,19 @@ mod tests {
         );
         assert_eq!(hint(Some(&json!("text")), &error), None);
         assert_eq!(hint(None, &Error::new(vec![missing("/arguments/y")])), None);
+    }
+
+    #[test]
+    fn past_eight_arguments_the_list_ends_in_an_ellipsis() {
+        let call = json!({"name": "f", "arguments": {}});
+        let all: Vec<Violation> = (0..10)
+            .map(|i| missing(&format!("/arguments/a{i}")))
+            .collect();
+        let shown = hint(Some(&call), &Error::new(all)).unwrap();
+        assert!(
+            shown.contains("\"a7\", …,") && !shown.contains("a8"),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -73,20 +73,16 @@ fn without_a_held_answer_or_with_a_users_value_the_call_after_the_skip_stands() 
 #[test]
 fn a_made_up_call_of_another_tool_keeps_nothing() {
     let target = music();
-    let ask = question(&target, POOL);
-    // The other tool, made up: not questioned as unstated for the held answer.
-    let play = json!({"name": "music.play", "arguments": {"query": "Despacito"}});
-    let error = questioned(
-        &ask,
-        SKIPPED,
-        std::slice::from_ref(&play),
-        Some("music.set_volume"),
+    // The request names the other tool ("play"), so its call is no ungrounded one; made
+    // up beside a made-up call of the skipped tool, it is no call of that tool, so the
+    // answer does not stand and nothing is questioned for it.
+    let ask = question(
+        &target,
+        "What volume of water fills an Olympic swimming pool? Then play something calm.",
     );
-    let unstated = error
-        .iter()
-        .flat_map(|e| e.violations())
-        .any(|v| matches!(v.kind(), ViolationKind::Unstated { .. }));
-    assert!(!unstated, "{error:?}");
+    let play = json!({"name": "music.play", "arguments": {"query": "Despacito"}});
+    let calls = [set_volume(75), play];
+    assert!(questioned(&ask, SKIPPED, &calls, Some("music.set_volume")).is_none());
 }
 
 proptest::proptest! {

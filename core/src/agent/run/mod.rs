@@ -273,7 +273,10 @@ impl<P: Provider> Agent<P> {
                     {
                         return Ok(self.keep_answer(run, received, &error, doubted, value));
                     }
-                    let answer = doubts::only_skipped(&error).zip(questioned);
+                    // Held only where it builds, so that a call after it can keep it.
+                    let answer = doubts::only_skipped(&error)
+                        .zip(questioned)
+                        .filter(|(_, values)| build(values).is_ok());
                     let doubted = answer.map(|(tool, values)| state::DoubtedAnswer {
                         tool,
                         attempt: received.number,
@@ -379,6 +382,7 @@ impl<P: Provider> Agent<P> {
         });
         // The typed value is built inside the loop: what the type rejects is a
         // violation of that attempt, repaired and kept like any other.
+        let cut = reply.finish == FinishReason::Length;
         let mut questioned = None;
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
             .or_else(|error| {
@@ -386,13 +390,15 @@ impl<P: Provider> Agent<P> {
                 self.without_unasked(ask, run, calls, error)
             })
             .map_err(Refused::Invalid)
-            .and_then(|(values, fixes)| match self.ungrounded(ask, run, &values) {
-                Some(error) => {
-                    questioned = Some(values);
-                    Err(Refused::Invalid(error.with_fixes(fixes)))
-                }
-                None => Ok((values, fixes)),
-            })
+            .and_then(
+                |(values, fixes)| match self.ungrounded(ask, run, &values, cut) {
+                    Some(error) => {
+                        questioned = Some(values);
+                        Err(Refused::Invalid(error.with_fixes(fixes)))
+                    }
+                    None => Ok((values, fixes)),
+                },
+            )
             .map(|(mut values, mut fixes)| {
                 fixes.extend(self.unasked_left_out(ask, run, &mut values));
                 (values, fixes)
@@ -402,7 +408,6 @@ impl<P: Provider> Agent<P> {
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
                 Err(fatal) => Err(fatal),
             });
-        let cut = reply.finish == FinishReason::Length;
         let (read, questioned) = if cut {
             (cut_off(read, request.max_tokens), None)
         } else {
@@ -435,12 +440,24 @@ impl<P: Provider> Agent<P> {
     }
 
     /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
-    /// the grounding checks are off or the answer alone is asked for.
-    fn ungrounded(&self, ask: &Question<'_>, run: &Run, values: &[Value]) -> Option<Error> {
+    /// the grounding checks are off or the answer alone is asked for. A reply `cut` at the
+    /// token limit cannot keep a held answer (its calls are not read for it), so none is
+    /// passed on.
+    fn ungrounded(
+        &self,
+        ask: &Question<'_>,
+        run: &Run,
+        values: &[Value],
+        cut: bool,
+    ) -> Option<Error> {
         if !self.grounded_calls || run.answer_only.is_some() {
             return None;
         }
-        let held = run.doubted_answer.as_ref().map(|d| d.tool.as_str());
+        let held = run
+            .doubted_answer
+            .as_ref()
+            .filter(|_| !cut)
+            .map(|d| d.tool.as_str());
         doubts::questioned(ask, run.doubts, values, held)
     }
 

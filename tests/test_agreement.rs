@@ -548,9 +548,9 @@ fn ascii_json(value: &Value) -> String {
 }
 
 /// The `jsonschema` crate's check of an RFC 3339 `format`, with digits required where
-/// digits go (`-000-01-01`, `00:0-:00Z`): the crate (0.60: `parse_four_digits` and
-/// `parse_two_digits` in its `format` keyword) tests digits with arithmetic that lets
-/// some other bytes through.
+/// digits go (`-000-01-01`, `00:0-:00Z`, the offset of `00:00:00+00:0-`): the crate
+/// (0.60: `parse_four_digits` and `parse_two_digits` in its `format` keyword) tests
+/// digits with arithmetic that lets some other bytes through.
 fn rfc3339(format: &'static str) -> impl Fn(&str) -> bool + Send + Sync + 'static {
     let theirs = jsonschema::options()
         .should_validate_formats(true)
@@ -565,10 +565,22 @@ fn rfc3339(format: &'static str) -> impl Fn(&str) -> bool + Send + Sync + 'stati
         };
         let date = [0, 1, 2, 3, 5, 6, 8, 9];
         let time = [0, 1, 3, 4, 6, 7];
+        // A numeric offset, `+hh:mm` or `-hh:mm`, after the seconds and any fraction
+        // of the time that starts at `at`.
+        let offset = |at: usize| {
+            let mut i = at + 8;
+            if b.get(i) == Some(&b'.') {
+                i += 1;
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            !matches!(b.get(i), Some(b'+' | b'-')) || digits(&[i + 1, i + 2, i + 4, i + 5])
+        };
         let placed = match format {
             "date" => digits(&date),
-            "time" => digits(&time),
-            _ => digits(&date) && digits(&time.map(|i| i + 11)),
+            "time" => digits(&time) && offset(0),
+            _ => digits(&date) && digits(&time.map(|i| i + 11)) && offset(11),
         };
         placed && theirs.is_valid(&Value::String(s.to_owned()))
     }
@@ -676,4 +688,19 @@ fn tampered<T: ToolSchema + PartialEq + std::fmt::Debug>(
         }
     }
     compare::<T>("tampered", &schema, cases() * 4).is_err()
+}
+
+#[test]
+fn the_oracle_requires_digits_where_rfc_3339_puts_them() {
+    let time = rfc3339("time");
+    let date_time = rfc3339("date-time");
+    for valid in ["00:00:00Z", "00:00:00+00:00", "12:30:00.25-01:30"] {
+        assert!(time(valid), "{valid}");
+        assert!(date_time(&format!("2024-01-01T{valid}")), "{valid}");
+    }
+    for invalid in ["00:00:00+00:0-", "00:00:00-0-:00", "00:00:00.5+0a:00", "00:0-:00Z"] {
+        assert!(!time(invalid), "{invalid}");
+        assert!(!date_time(&format!("2024-01-01T{invalid}")), "{invalid}");
+    }
+    assert!(!rfc3339("date")("-000-01-01"));
 }

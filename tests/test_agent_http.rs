@@ -78,3 +78,6 @@ mod worked_out;
 
 #[path = "agent_http/not_an_answer.rs"]
 mod not_an_answer;
+
+#[path = "agent_http/unstated_again.rs"]
+mod unstated_again;

@@ -441,14 +441,20 @@ pub enum ViolationKind {
     /// written).
     CopiedExample { values: Vec<String> },
     /// A call of a union with an answer, of a tool the request names, none of whose values
-    /// appears in the conversation, its required arguments' among them: inferred from the
-    /// request (`"1914-07-28"` for "the day the First World War began"), or made up
-    /// (`{"level": 100}` beside `music.set_volume` for "What volume of water fills a
-    /// swimming pool?"). Such a call
-    /// is questioned once; a model that calls again is taken at its word (`values`: the
-    /// required arguments' first few, as written). Words read out of a request that
-    /// names the tool by the whole of its name (`"CHF"` for "Swiss francs" beside
-    /// `get_exchange_rate`, asked for "the exchange rate") are not questioned.
+    /// appears in the conversation, its required arguments holding some (`values`: the
+    /// first few of those, as written): inferred from the request (`"1914-07-28"` for
+    /// "the day the First World War began"), or made up (`{"level": 100}` beside
+    /// `music.set_volume` for "What volume of water fills a swimming pool?"). Such a call
+    /// is questioned once; a model that calls again is taken at its word, unless the
+    /// request asks to know something ("What…?", "Which…?"): with every call of the reply
+    /// made up again, it is reported once more and the model asked for its answer alone,
+    /// which gives up a value rightly inferred for such a question, and the model made up
+    /// every repeat measured. Words read out of a request that names the tool by the whole
+    /// of its name (`"CHF"` for "Swiss francs" beside `get_exchange_rate`, asked for "the
+    /// exchange rate") are not questioned. Also reported, beside the schema's violations,
+    /// of a call the schema rejects after an answer was sent back for skipping its tool,
+    /// where the call holds values and none the user wrote (`values`: the first few of
+    /// them); the answer is then kept (`FixKind::AnswerKept`).
     Unstated { values: Vec<String> },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.

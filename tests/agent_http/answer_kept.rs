@@ -119,6 +119,117 @@ async fn a_call_of_values_of_its_own_after_the_question_keeps_the_answer() {
 }
 
 #[tokio::test]
+async fn a_call_the_schema_rejects_of_nothing_the_user_wrote_keeps_the_answer() {
+    // Told to call the tool, the model writes a call that does not even fit it: with
+    // values of its own and the rest left out.
+    for call in [
+        r#"{"name": "sports_get_standings", "arguments": {"season": "1888-89"}}"#,
+        r#"{"name": "sports_get_standings", "arguments": {"league": {"name": "Premier"}, "season": "1888-89"}}"#,
+    ] {
+        for mode in [Mode::JsonObject, Mode::Prompt, Mode::JsonSchema] {
+            let reply = match mode {
+                Mode::JsonSchema => format!(r#"{{"value": {call}}}"#),
+                _ => call.to_owned(),
+            };
+            let (server, provider) = openai(vec![chat(ANSWER), chat(&reply), chat(ANSWER)]).await;
+            let agent = Agent::new(provider).mode(mode);
+            let asked = agent
+                .ask_tools(&sports(), REQUEST)
+                .answered()
+                .await
+                .unwrap_or_else(|e| panic!("{mode} {call}: {e}"));
+            assert_eq!(
+                asked.value,
+                Choice::Answer(json!("The Football League, founded in 1888.")),
+                "{mode} {call}"
+            );
+            assert_eq!(bodies(&server).await.len(), 2, "{mode} {call}");
+            let taken = &asked.attempts[1];
+            assert_eq!(kept_of(taken.fixes()), Some(1), "{mode} {call}");
+            // The fix says what the reply was: the schema's violation, and made up.
+            let shown = taken.fixes()[0].to_string();
+            assert!(
+                shown.contains("none of the call's values")
+                    && (shown.contains("missing required field") || shown.contains("expected")),
+                "{mode} {call}: {shown}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_rejected_call_cut_at_the_token_limit_keeps_nothing_yet() {
+    // The call the cut left, closed by the reading, says nothing of the tool: the answer
+    // is still held, and kept over the next reply's made-up call.
+    let cut = completion(
+        json!({"role": "assistant", "content": r#"{"name": "sports_get_standings", "arguments": {"season": "1888-89""#}),
+        "length",
+        (100, 400),
+    );
+    let (server, provider) = openai(vec![chat(ANSWER), cut, chat(COPIED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
+    );
+    assert_eq!(bodies(&server).await.len(), 3);
+    assert!(kept_of(asked.attempts[1].fixes()).is_none());
+    assert!(
+        asked.attempts[1]
+            .violations()
+            .iter()
+            .all(|v| !matches!(v.kind(), ViolationKind::Unstated { .. })),
+        "{:?}",
+        asked.attempts[1].violations()
+    );
+    assert_eq!(kept_of(asked.attempts[2].fixes()), Some(1));
+}
+
+#[tokio::test]
+async fn an_empty_call_after_the_question_is_sent_back_with_its_arguments() {
+    // `{}` is the form copied: it says nothing of the request, and is sent back with
+    // the arguments the function requires; the answer given again is then taken.
+    let empty = r#"{"name": "sports_get_standings", "arguments": {}}"#;
+    let (server, provider) = openai(vec![chat(ANSWER), chat(empty), chat(ANSWER)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
+    );
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 3);
+    assert!(bodies[2].to_string().contains("had empty"), "{}", bodies[2]);
+    assert!(asked.attempts.iter().all(|a| kept_of(a.fixes()).is_none()));
+}
+
+#[tokio::test]
+async fn a_call_the_schema_rejects_with_a_value_of_the_user_is_sent_back() {
+    let request = "Which sports league is the oldest? The Bundesliga, maybe?";
+    let call = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga"}}"#;
+    let fixed = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga", "season": "1963-64"}}"#;
+    let (server, provider) = openai(vec![chat(ANSWER), chat(call), chat(fixed)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = agent
+        .ask_tools(&sports(), request)
+        .answered()
+        .await
+        .expect("a call");
+    assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+    assert_eq!(bodies(&server).await.len(), 3);
+    assert!(asked.attempts.iter().all(|a| kept_of(a.fixes()).is_none()));
+}
+
+#[tokio::test]
 async fn a_call_of_the_users_values_after_the_question_is_taken() {
     let call = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga", "season": "2022-23"}}"#;
     let (_server, provider) = openai(vec![chat(ANSWER), chat(call)]).await;

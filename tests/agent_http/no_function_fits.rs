@@ -46,7 +46,7 @@ const PLACEHOLDERS: &str = r#"{"name": "geography_get_country_info", "arguments"
 const ASKED: &str = "None of the functions does what the request asks, so answer it yourself";
 
 /// The agent, and the `AnswerAsked` events of its asks.
-fn agent<P: Provider>(provider: P, mode: Mode) -> (Agent<P>, Arc<Mutex<Vec<String>>>) {
+pub fn agent<P: Provider>(provider: P, mode: Mode) -> (Agent<P>, Arc<Mutex<Vec<String>>>) {
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = events.clone();
     let agent = Agent::new(provider)

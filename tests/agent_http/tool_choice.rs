@@ -219,10 +219,17 @@ async fn a_call_of_the_named_tool_with_none_of_the_users_values_is_questioned_on
         "{repair}"
     );
 
-    // Told, the model calls again: the call is taken at its word.
+    // Told, the model calls again: to this question the answer alone is asked for
+    // (`unstated_again`); to a command, the call is taken at its word.
     let (server, provider) = openai(vec![chat(call), chat(call)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonObject);
-    let choice = agent.ask_tools(&finance(), request).await.expect("a call");
+    let choice = agent
+        .ask_tools(
+            &finance(),
+            "Look up the stock of the oldest company listed in Amsterdam.",
+        )
+        .await
+        .expect("a call");
     assert!(matches!(choice, Choice::Calls(_)));
     assert_eq!(bodies(&server).await.len(), 2);
 

@@ -104,62 +104,6 @@ impl Doubts {
     }
 }
 
-/// The function an answer rejected with `error` was sent back for skipping, where that
-/// was all: a doubt of the library's, not a fault of the reply, which is kept in case the
-/// model's next reply says the doubt was wrong ([`answer_stands`]).
-pub(super) fn only_skipped(error: &Error) -> Option<String> {
-    let mut skipped = error.violations().iter().map(|v| match v.kind() {
-        ViolationKind::SkippedTool { tool } => Some(tool.clone()),
-        _ => None,
-    });
-    let first = skipped.next()??;
-    skipped.all(|t| t.is_some()).then_some(first)
-}
-
-/// Whether an answer sent back only as skipping `tool` ([`only_skipped`]) is taken over
-/// the reply just rejected (its calls as read, `calls`, and its error): asked to call the
-/// tool, the model called it, and every call it wrote is made of values the user never
-/// wrote (the description's examples, placeholders, values of its own: each call has its
-/// own [`ViolationKind::Ungrounded`], [`ViolationKind::CopiedExample`] or
-/// [`ViolationKind::Unstated`], which [`questioned`] asks after the skip only for this).
-///
-/// Asked "Who founded the first stock exchange in Amsterdam?", a small model answers;
-/// told the request asks for what `finance.stock_quote` does, it calls it for `"AAPL"`,
-/// the example of the tool's description, and again when told that. A request the tool
-/// fits holds what it needs, so a call of it that the request holds nothing for says the
-/// tool did not fit: the answer was right, and the question was the library's mistake.
-/// Where the tool fits, the call with the user's values is taken as before; a reply with
-/// one call of the user's values beside made-up ones is sent back as before where those
-/// are examples or placeholders (and taken where they are values of the model's own,
-/// which are questioned after the skip only to keep the answer), and so is a made-up call
-/// of another tool alone, which says nothing of this one.
-pub(super) fn answer_stands(target: &Target, tool: &str, calls: &[Value], error: &Error) -> bool {
-    let Some(questioned) = target.tool_of(&serde_json::json!({ "name": tool })) else {
-        return false;
-    };
-    let made_up = |i: usize| {
-        let at = match calls.len() {
-            1 => "/arguments".to_owned(),
-            _ => format!("/{i}/arguments"),
-        };
-        error.violations().iter().any(|v| {
-            v.pointer() == at
-                && matches!(
-                    v.kind(),
-                    ViolationKind::Ungrounded { .. }
-                        | ViolationKind::CopiedExample { .. }
-                        | ViolationKind::Unstated { .. }
-                )
-        })
-    };
-    let of_the_tool = |call: &Value| {
-        target
-            .tool_of(call)
-            .is_some_and(|t| std::ptr::eq(t, questioned))
-    };
-    calls.iter().any(of_the_tool) && (0..calls.len()).all(made_up)
-}
-
 /// The calls a reply's text holds, as local repair reads them: one, several, or none.
 fn calls_in(raw: &str) -> Vec<Value> {
     match read::closest(raw) {
@@ -206,8 +150,15 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// the user wrote ([`ViolationKind::Unstated`]), except words with no digit read out of
 /// a request that names the tool in full ("CHF" for "Swiss francs" beside
 /// `get_exchange_rate`): the model may have inferred them, and a model that calls again
-/// is taken at its word; an answer after it is not questioned as skipping the tool, nor a
-/// call after an answer that was, but to keep that answer (below).
+/// is taken at its word, unless the request asks to know something
+/// ([`grounding::Conversation::asks_to_know`]: "Which planet has the most moons?", not
+/// "Turn the volume up a bit") and every call of the reply is made up again: asked what
+/// the world holds, a small model told that `astronomy.planet_distance` for Mercury and
+/// Venus holds nothing of the request calls it again, and every such repeat in the
+/// evaluation's runs was wrong. That second [`ViolationKind::Unstated`] has the model
+/// asked for its answer alone ([`no_function_fits`]). An answer after the question is
+/// not questioned as skipping the tool, nor a call after an answer that was, but to keep
+/// that answer (below).
 /// An answer that says nothing of the model's own (a tool's name, the forms sent back:
 /// [`not_an_answer`]) is sent back first, whatever was asked before.
 /// A call made of nothing the user wrote is questioned each time, and
@@ -221,7 +172,9 @@ fn arguments_of_a_tool(target: &Target, call: &Value) -> bool {
 /// Told "the request asks for what `ecommerce.track_package` does" for "How do I track
 /// my running pace with my phone?", a small model calls it for `"12345"`; the tool did
 /// not fit, and its first answer was right. Where some call of the reply holds a value
-/// of the user's, no such question is asked: each question is still asked once.
+/// of the user's, no such question is asked, and the call is taken.
+///
+/// A reply `cut` at the token limit is not questioned for a call made up again.
 ///
 /// The conversation is what `ask` holds ([`conversation_of`]); `doubts` are those of the
 /// replies so far.
@@ -230,6 +183,7 @@ pub(super) fn questioned(
     doubts: Doubts,
     values: &[Value],
     held: Option<&str>,
+    cut: bool,
 ) -> Option<Error> {
     let (target, history) = (ask.target, ask.history);
     if target.union.is_none() || !target.has_answer() {
@@ -241,7 +195,7 @@ pub(super) fn questioned(
     // A choice questioned once (an answer that skips a tool, a call of values the request
     // does not hold) is the model's to keep: each question is asked once, and neither
     // after the other (a call after a skip is questioned only to keep the held answer,
-    // never sent back for it).
+    // never sent back for it), but a call made up again for a question, below.
     let choice_questioned = doubts.skipped || doubts.unstated;
     // Once results are in, a call follows them (another door after "there is no door
     // \"back\""), not the request's words alone.
@@ -256,6 +210,11 @@ pub(super) fn questioned(
     };
     let answers_only =
         !choice_questioned && before_results && values.iter().all(|v| v.get("answer").is_some());
+    // Told that its call holds nothing the user wrote, the model called so again, for a
+    // request that asks to know something: its second say that no tool does that. Not
+    // of a reply cut at the token limit, whose calls only the closing of the cut made.
+    let unstated_again =
+        doubts.unstated && !doubts.skipped && before_results && !cut && conversation.asks_to_know();
     // What each tool is about, for the check of an answer and of unstated values.
     let about = target.tools_about();
     let tools = || {
@@ -281,7 +240,7 @@ pub(super) fn questioned(
                     )
                 })
                 .or_else(|| {
-                    ((!choice_questioned && before_results) || of_held(value))
+                    ((!choice_questioned && before_results) || of_held(value) || unstated_again)
                         .then(|| {
                             let about = tools().map(|(_, _, about)| about);
                             let tool = target.tool_of(value)?;
@@ -299,13 +258,7 @@ pub(super) fn questioned(
                         })
                         .flatten()
                 })?;
-            Some(match values.len() {
-                1 => violation,
-                _ => Error::single(violation)
-                    .under(&i.to_string())
-                    .into_violations()
-                    .remove(0),
-            })
+            Some(of_call(violation, i, values.len()))
         })
         .collect();
     if let Some(tool) = held {
@@ -316,7 +269,25 @@ pub(super) fn questioned(
             violations.retain(|v| !matches!(v.kind(), ViolationKind::Unstated { .. }));
         }
     }
+    let unstated = |v: &Violation| matches!(v.kind(), ViolationKind::Unstated { .. });
+    let calls = values.iter().filter(|v| v.get("answer").is_none()).count();
+    if unstated_again && violations.iter().filter(|v| unstated(v)).count() < calls {
+        // Asked again only where every call of the reply is made up again.
+        violations.retain(|v| !unstated(v));
+    }
     (!violations.is_empty()).then(|| Error::new(violations))
+}
+
+/// A violation of the `i`th of a reply's `len` calls, at its place in the reply: as it
+/// is for one call, under the call's index for several.
+fn of_call(violation: Violation, i: usize, len: usize) -> Violation {
+    match len {
+        1 => violation,
+        _ => Error::single(violation)
+            .under(&i.to_string())
+            .into_violations()
+            .remove(0),
+    }
 }
 
 /// The names of the arguments the tool a call names requires; none for no known tool.
@@ -346,8 +317,10 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// Whether the replies to a union with an answer have said that none of its functions
 /// fits: one called, by a function's name, only functions the union lacks; or two did, each
 /// by a call of a function that is none of the union's and resembles none, or by a call
-/// made of nothing the user wrote, in any order. The model is then asked for its answer
-/// alone.
+/// made of nothing the user wrote, in any order; or, to a request that asks to know
+/// something, the model called the tool the request names with none of the user's values
+/// again after it was told ([`ViolationKind::Unstated`] twice: see [`questioned`]). The
+/// model is then asked for its answer alone.
 ///
 /// Asked something no function does, a small model names the function it would need
 /// (`translateGoodMorning`, `shop_cancel_subscription`), and told that there is none, names
@@ -362,7 +335,7 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
-    now.missing || (doubted(before) && doubted(now))
+    now.missing || (doubted(before) && doubted(now)) || (before.unstated && now.unstated)
 }
 
 /// Leaves out of the calls among `values` (a reply to a union with an answer) the
@@ -508,6 +481,10 @@ fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
     grounding::Conversation::new(ask.system, ask.history, ask.prompt, ask.request)
 }
 
+mod held;
+
+pub(super) use held::{answer_stands, kept_over_rejected, only_skipped};
+
 #[cfg(test)]
 mod tests;
 
@@ -516,3 +493,9 @@ mod in_full_tests;
 
 #[cfg(test)]
 mod held_tests;
+
+#[cfg(test)]
+mod repeat_tests;
+
+#[cfg(test)]
+mod rejected_tests;

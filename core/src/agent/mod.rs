@@ -250,15 +250,18 @@ impl<P: Provider> Agent<P> {
     /// A first reply that calls a tool with values found nowhere in the conversation is
     /// sent back. Asked something no tool does, small models still call one, with values
     /// of their own making; told so, they answer. One value the user or a tool wrote is
-    /// enough for a call to stand, and a call made again after the model was told is
-    /// taken. A call of a tool the request names is let stand so (the model may infer its
+    /// enough for a call to stand; a second call made of nothing the conversation holds
+    /// has the model asked for its answer alone. A call of a tool the request names is let stand so (the model may infer its
     /// values: `"Paris"` for "the capital of France"), except that one none of whose
     /// values the user wrote, to a request that says more than which tool it wants (two
     /// words or more that no tool is about), is sent back once
     /// ([`ViolationKind::Unstated`](crate::ViolationKind::Unstated): `{"level": 100}`
     /// beside `music.set_volume` for "What volume of water fills an Olympic swimming
-    /// pool?"): the model may keep it, or answer, and either is then taken. A short
-    /// request ("Time?", "Full brightness") leaves the values to the model.
+    /// pool?"): the model may keep it, or answer, and either is then taken, except a
+    /// call made up again for a request that asks to know something ("What…?",
+    /// "Which…?"), which has the model asked for its answer alone; a command ("Turn the
+    /// volume up") keeps it. A short request ("Time?", "Full brightness") leaves the
+    /// values to the model.
     ///
     /// An answer to a request that uses a word of a tool's name is sent back once
     /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)), and so is one to

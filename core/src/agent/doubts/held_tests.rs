@@ -26,17 +26,19 @@ fn a_made_up_call_of_the_skipped_tool_keeps_the_held_answer() {
     let target = music();
     let ask = question(&target, POOL);
     let calls = [set_volume(75)];
-    let error = questioned(&ask, SKIPPED, &calls, Some("music.set_volume")).expect("questioned");
+    let error =
+        questioned(&ask, SKIPPED, &calls, Some("music.set_volume"), false).expect("questioned");
     assert!(
         matches!(error.violations()[0].kind(), ViolationKind::Unstated { values } if values == &["75"]),
         "{error:?}"
     );
     assert!(answer_stands(&target, "music.set_volume", &calls, &error));
     // The shown name or the server's spelling: the same tool.
-    assert!(questioned(&ask, SKIPPED, &calls, Some("music_set_volume")).is_some());
+    assert!(questioned(&ask, SKIPPED, &calls, Some("music_set_volume"), false).is_some());
     // Two calls of it, both made up.
     let both = [set_volume(75), set_volume(60)];
-    let error = questioned(&ask, SKIPPED, &both, Some("music.set_volume")).expect("questioned");
+    let error =
+        questioned(&ask, SKIPPED, &both, Some("music.set_volume"), false).expect("questioned");
     assert_eq!(error.violations().len(), 2, "{error:?}");
     assert!(answer_stands(&target, "music.set_volume", &both, &error));
 }
@@ -47,27 +49,36 @@ fn without_a_held_answer_or_with_a_users_value_the_call_after_the_skip_stands() 
     let ask = question(&target, POOL);
     let calls = [set_volume(75)];
     // No answer held (it was rejected for more than the skip): taken as before.
-    assert!(questioned(&ask, SKIPPED, &calls, None).is_none());
+    assert!(questioned(&ask, SKIPPED, &calls, None, false).is_none());
     // Held, but the skip was not what was asked last: a question after a question.
     let unstated = Doubts {
         unstated: true,
         ..SKIPPED
     };
-    assert!(questioned(&ask, unstated, &calls, Some("music.set_volume")).is_none());
+    assert!(questioned(&ask, unstated, &calls, Some("music.set_volume"), false).is_none());
     // A call of the user's value.
     let asked = question(&target, "Olympic swimming pool party: set the volume to 40");
-    assert!(questioned(&asked, SKIPPED, &[set_volume(40)], Some("music.set_volume")).is_none());
+    assert!(
+        questioned(
+            &asked,
+            SKIPPED,
+            &[set_volume(40)],
+            Some("music.set_volume"),
+            false
+        )
+        .is_none()
+    );
     // One call of the user's value beside a made-up one: nothing is asked, for the
     // answer does not stand, and each question is asked once.
     let mixed = [set_volume(40), set_volume(75)];
-    assert!(questioned(&asked, SKIPPED, &mixed, Some("music.set_volume")).is_none());
+    assert!(questioned(&asked, SKIPPED, &mixed, Some("music.set_volume"), false).is_none());
     // Results are in: a call follows them.
     let history = [Message::tool_result(Some("call_1".into()), "Volume is 20.")];
     let after = super::Question {
         history: &history,
         ..question(&target, POOL)
     };
-    assert!(questioned(&after, SKIPPED, &calls, Some("music.set_volume")).is_none());
+    assert!(questioned(&after, SKIPPED, &calls, Some("music.set_volume"), false).is_none());
 }
 
 #[test]
@@ -82,7 +93,7 @@ fn a_made_up_call_of_another_tool_keeps_nothing() {
     );
     let play = json!({"name": "music.play", "arguments": {"query": "Despacito"}});
     let calls = [set_volume(75), play];
-    assert!(questioned(&ask, SKIPPED, &calls, Some("music.set_volume")).is_none());
+    assert!(questioned(&ask, SKIPPED, &calls, Some("music.set_volume"), false).is_none());
 }
 
 proptest::proptest! {
@@ -100,7 +111,7 @@ proptest::proptest! {
         let call = json!({"name": "music.set_volume",
             "arguments": {"level": level, "device": device}});
         proptest::prop_assert!(
-            questioned(&ask, SKIPPED, &[call], Some("music.set_volume")).is_none()
+            questioned(&ask, SKIPPED, &[call], Some("music.set_volume"), false).is_none()
         );
     }
 }

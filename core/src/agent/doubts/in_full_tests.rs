@@ -56,7 +56,10 @@ fn codes_read_out_of_a_request_that_names_the_tool_in_full_stand() {
         ),
     ] {
         let ask = question(&target, request);
-        assert!(questioned(&ask, NONE, &[call], None).is_none(), "{request}");
+        assert!(
+            questioned(&ask, NONE, &[call], None, false).is_none(),
+            "{request}"
+        );
     }
 }
 
@@ -88,7 +91,7 @@ fn a_request_that_names_part_of_the_tool_or_numbers_the_call_made_up_is_still_qu
         ),
     ] {
         let ask = question(&target, request);
-        let error = questioned(&ask, NONE, &[call], None).expect(request);
+        let error = questioned(&ask, NONE, &[call], None, false).expect(request);
         assert!(
             matches!(error.violations()[0].kind(), ViolationKind::Unstated { .. }),
             "{request}: {error}"
@@ -134,7 +137,7 @@ proptest::proptest! {
             .collect();
         let call = json!({"name": name, "arguments": arguments});
         let ask = question(&target, &request);
-        let error = questioned(&ask, NONE, &[call], None);
+        let error = questioned(&ask, NONE, &[call], None, false);
         proptest::prop_assert_eq!(error.is_some(), !(with_first && with_second), "{}", request);
         // With one word of the name the tool is named, and the question is the one of
         // unstated values (with neither, the call is of a tool the request never names).

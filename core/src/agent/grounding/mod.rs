@@ -20,7 +20,8 @@
 //! "Find the roots of x^2 + 4x + 4 = 0." beside `solve_quadratic`).
 //!
 //! Either reply is sent back once, with a violation that says so, and the model may do
-//! the other thing; a model that replies the same way again is taken at its word. The
+//! the other thing; a model that replies the same way again is taken at its word (but a
+//! call made up again for a question: see `doubts::questioned`). The
 //! tests are deliberately weak, so that they fire only on clear cases: for a call, one
 //! value that appears is enough to stand, and so is one word of the request in the tool's
 //! name or description (`Time?` stands for `get_current_time({"timezone": "UTC"})`); a
@@ -43,6 +44,7 @@ use crate::{Violation, ViolationKind};
 
 pub(super) mod examples;
 mod fills;
+mod question;
 mod unasked;
 mod undeclared;
 mod words;
@@ -91,6 +93,9 @@ pub(super) struct Conversation {
     /// The start of the text, lowercased, where a value in a script written without
     /// spaces is looked for.
     text: String,
+    /// Whether the user's latest request asks for something to be known
+    /// ([`question::asks_to_know`]).
+    asks_to_know: bool,
 }
 
 impl Conversation {
@@ -127,6 +132,7 @@ impl Conversation {
             numbers: numbers(&text),
             asked: words_bounded(&asked),
             asked_numbers: fills::numbers_in_digits(latest_request(history, prompt, request)),
+            asks_to_know: question::asks_to_know(latest_request(history, prompt, request)),
             initials: initials(&text),
             text: text_bounded(&text),
         }
@@ -228,7 +234,9 @@ impl Conversation {
     /// [`UNSTATED_AFTER`] words the user wrote that no tool of the union is about
     /// (`tools`: what each is about). This is the call [`Conversation::ungrounded`] lets
     /// stand because the request names its tool. Its values are the model's: inferred
-    /// from the request (`"1914-07-28"` for "the day the First World War began"), or
+    /// from the request (`"1914-07-28"` for "the day the First World War began": a call
+    /// the model makes again, after the question, is taken for a command, and not for a
+    /// question, where every such repeat measured was made up; see `doubts::questioned`), or
     /// made up for a request that only
     /// uses a word of the tool ("What volume of water fills an Olympic swimming pool?" →
     /// `{"level": 100}`), which the model alone can tell apart. A request that says
@@ -251,16 +259,47 @@ impl Conversation {
     ) -> Option<Violation> {
         let arguments = call.get("arguments")?.as_object()?;
         call.get("name")?;
-        let mut values = Vec::new();
-        arguments.values().for_each(|v| leaves(v, &mut values));
-        if values.iter().any(|v| self.holds(v)) {
-            return None;
-        }
         let mut stated = Vec::new();
         for key in required {
             if let Some(value) = arguments.get(key) {
                 leaves(value, &mut stated);
             }
+        }
+        self.none_stated(&call["arguments"], stated, tool, tools)
+    }
+
+    /// [`Conversation::unstated`] of a call the union's schema rejected, where what it
+    /// requires may be missing: every value it holds is judged as the required ones of a
+    /// call that fits. Read only after an answer was held for skipping its tool (see
+    /// `doubts::kept_over_rejected`). `None` for a call with no values (`{}`: the form's
+    /// `{…}` copied says nothing of the request), and where `unstated` lets a call stand.
+    pub fn made_up<'a>(
+        &self,
+        call: &Value,
+        tool: &str,
+        tools: impl IntoIterator<Item = &'a str>,
+    ) -> Option<Violation> {
+        call.get("name")?;
+        let arguments = call.get("arguments")?;
+        let mut values = Vec::new();
+        leaves(arguments, &mut values);
+        self.none_stated(arguments, values, tool, tools)
+    }
+
+    /// The [`ViolationKind::Unstated`] of a call's `arguments` none of whose values the
+    /// conversation holds, naming `stated` (the values judged; a call with none stands),
+    /// with the exceptions [`Conversation::unstated`] gives.
+    fn none_stated<'a>(
+        &self,
+        arguments: &Value,
+        stated: Vec<Value>,
+        tool: &str,
+        tools: impl IntoIterator<Item = &'a str>,
+    ) -> Option<Violation> {
+        let mut values = Vec::new();
+        leaves(arguments, &mut values);
+        if values.iter().any(|v| self.holds(v)) {
+            return None;
         }
         if stated.is_empty() || self.beyond_the_tools(tools) < UNSTATED_AFTER {
             return None;
@@ -278,6 +317,13 @@ impl Conversation {
                 values: named(&stated),
             },
         ))
+    }
+
+    /// Whether the user's latest request is a question asking for something to be known
+    /// ("Which planet has the most moons?"), not a command ("Turn it up"): see
+    /// [`question::asks_to_know`].
+    pub fn asks_to_know(&self) -> bool {
+        self.asks_to_know
     }
 
     /// Whether the user wrote every word of the name of the tool its server spells

@@ -9,6 +9,7 @@
 use serde_json::Value;
 use tracing::{debug, warn};
 
+mod questions;
 mod state;
 mod unasked;
 
@@ -384,12 +385,14 @@ impl<P: Provider> Agent<P> {
         // violation of that attempt, repaired and kept like any other.
         let cut = reply.finish == FinishReason::Length;
         let mut questioned = None;
+        let calls = || read::rejected_calls(parser, target, &reply, &raw, &shaped);
         let read = read::read(parser, target, &reply, &raw, &shaped, mode)
-            .or_else(|error| {
-                let calls = || read::rejected_calls(parser, target, &reply, &raw, &shaped);
-                self.without_unasked(ask, run, calls, error)
+            .or_else(|error| self.without_unasked(ask, run, calls, error))
+            .map_err(|error| {
+                let (error, calls) = self.held_over_rejected(ask, run, calls, error, cut);
+                questioned = calls;
+                Refused::Invalid(error)
             })
-            .map_err(Refused::Invalid)
             .and_then(
                 |(values, fixes)| match self.ungrounded(ask, run, &values, cut) {
                     Some(error) => {
@@ -437,28 +440,6 @@ impl<P: Provider> Agent<P> {
                 Outcome::Failed(Failure::CheckPanicked(panic, error, Box::new(received)))
             }
         }
-    }
-
-    /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
-    /// the grounding checks are off or the answer alone is asked for. A reply `cut` at the
-    /// token limit cannot keep a held answer (its calls are not read for it), so none is
-    /// passed on.
-    fn ungrounded(
-        &self,
-        ask: &Question<'_>,
-        run: &Run,
-        values: &[Value],
-        cut: bool,
-    ) -> Option<Error> {
-        if !self.grounded_calls || run.answer_only.is_some() {
-            return None;
-        }
-        let held = run
-            .doubted_answer
-            .as_ref()
-            .filter(|_| !cut)
-            .map(|d| d.tool.as_str());
-        doubts::questioned(ask, run.doubts, values, held)
     }
 
     /// Ends the run with a doubted answer's `value` over the reply of `received`,

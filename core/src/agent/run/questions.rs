@@ -1,0 +1,74 @@
+//! What the conversation asks of a reply to a union of tools with an answer: the
+//! questions of its choice ([`doubts::questioned`]), and a held answer kept over a call
+//! the union's schema rejected ([`doubts::kept_over_rejected`]).
+
+use serde_json::Value;
+
+use super::state::Run;
+use super::{Agent, Question};
+use crate::Error;
+use crate::agent::doubts;
+use crate::provider::Provider;
+
+impl<P: Provider> Agent<P> {
+    /// Whether the conversation's questions are asked at all: not where the grounding
+    /// checks are off or the answer alone is asked for.
+    fn questions_asked(&self, run: &Run) -> bool {
+        self.grounded_calls && run.answer_only.is_none()
+    }
+
+    /// The tool an answer held for skipping it skipped, unless the reply was `cut` at the
+    /// token limit: a cut reply's calls, closed by the reading, say nothing of the tool.
+    fn held(run: &Run, cut: bool) -> Option<&str> {
+        run.doubted_answer
+            .as_ref()
+            .filter(|_| !cut)
+            .map(|d| d.tool.as_str())
+    }
+
+    /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
+    /// no question is asked ([`Agent::questions_asked`]). A reply `cut` at the token
+    /// limit cannot keep a held answer, nor be questioned for a call made up again.
+    pub(super) fn ungrounded(
+        &self,
+        ask: &Question<'_>,
+        run: &Run,
+        values: &[Value],
+        cut: bool,
+    ) -> Option<Error> {
+        if !self.questions_asked(run) {
+            return None;
+        }
+        doubts::questioned(ask, run.doubts, values, Self::held(run, cut), cut)
+    }
+
+    /// `error`, the rejection of a reply by the union's schema, with the violations that
+    /// keep a held answer where they do ([`doubts::kept_over_rejected`]), and the reply's
+    /// calls (`calls` reads them, as [`crate::agent::read::rejected_calls`] does, only
+    /// where an answer is held) for the loop to weigh the answer against; `error` alone
+    /// otherwise, for a reply `cut` at the token limit, and where no question is asked.
+    pub(super) fn held_over_rejected(
+        &self,
+        ask: &Question<'_>,
+        run: &Run,
+        calls: impl FnOnce() -> Option<Vec<Value>>,
+        error: Error,
+        cut: bool,
+    ) -> (Error, Option<Vec<Value>>) {
+        let Some(held) = Self::held(run, cut).filter(|_| self.questions_asked(run)) else {
+            return (error, None);
+        };
+        let Some(calls) = calls() else {
+            return (error, None);
+        };
+        match doubts::kept_over_rejected(ask, run.doubts, &calls, held) {
+            Some(made_up) => {
+                let fixes = error.fixes().to_vec();
+                let mut violations = error.into_violations();
+                violations.extend(made_up.into_violations());
+                (Error::new(violations).with_fixes(fixes), Some(calls))
+            }
+            None => (error, None),
+        }
+    }
+}

@@ -7,8 +7,10 @@
 //! rejected for anything besides the skip is never kept.
 
 use serde_json::json;
+use toolschema::agent::Answered;
 use toolschema::provider::Mode;
 use toolschema::{Agent, Choice, FixKind, ViolationKind};
+use wiremock::ResponseTemplate;
 
 use crate::copied_example::sports;
 use crate::server::{Events, bodies, chat, completion, openai};
@@ -25,6 +27,23 @@ fn kept_of(fixes: &[toolschema::Fix]) -> Option<usize> {
         FixKind::AnswerKept { attempt, .. } => Some(*attempt),
         _ => None,
     })
+}
+
+/// Asks `request` of the sports tools in `mode`, of a server that replies `replies`:
+/// the choice with its attempts, and how many requests the server saw.
+async fn asked_of(
+    request: &str,
+    replies: Vec<ResponseTemplate>,
+    mode: Mode,
+) -> (Answered<Choice>, usize) {
+    let (server, provider) = openai(replies).await;
+    let agent = Agent::new(provider).mode(mode);
+    let asked = agent
+        .ask_tools(&sports(), request)
+        .answered()
+        .await
+        .unwrap_or_else(|e| panic!("{mode}: {e}"));
+    (asked, bodies(&server).await.len())
 }
 
 #[tokio::test]
@@ -131,19 +150,14 @@ async fn a_call_the_schema_rejects_of_nothing_the_user_wrote_keeps_the_answer() 
                 Mode::JsonSchema => format!(r#"{{"value": {call}}}"#),
                 _ => call.to_owned(),
             };
-            let (server, provider) = openai(vec![chat(ANSWER), chat(&reply), chat(ANSWER)]).await;
-            let agent = Agent::new(provider).mode(mode);
-            let asked = agent
-                .ask_tools(&sports(), REQUEST)
-                .answered()
-                .await
-                .unwrap_or_else(|e| panic!("{mode} {call}: {e}"));
+            let replies = vec![chat(ANSWER), chat(&reply), chat(ANSWER)];
+            let (asked, requests) = asked_of(REQUEST, replies, mode).await;
             assert_eq!(
                 asked.value,
                 Choice::Answer(json!("The Football League, founded in 1888.")),
                 "{mode} {call}"
             );
-            assert_eq!(bodies(&server).await.len(), 2, "{mode} {call}");
+            assert_eq!(requests, 2, "{mode} {call}");
             let taken = &asked.attempts[1];
             assert_eq!(kept_of(taken.fixes()), Some(1), "{mode} {call}");
             // The fix says what the reply was: the schema's violation, and made up.
@@ -166,18 +180,13 @@ async fn a_rejected_call_cut_at_the_token_limit_keeps_nothing_yet() {
         "length",
         (100, 400),
     );
-    let (server, provider) = openai(vec![chat(ANSWER), cut, chat(COPIED)]).await;
-    let agent = Agent::new(provider).mode(Mode::JsonObject);
-    let asked = agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect("an answer");
+    let replies = vec![chat(ANSWER), cut, chat(COPIED)];
+    let (asked, requests) = asked_of(REQUEST, replies, Mode::JsonObject).await;
     assert_eq!(
         asked.value,
         Choice::Answer(json!("The Football League, founded in 1888."))
     );
-    assert_eq!(bodies(&server).await.len(), 3);
+    assert_eq!(requests, 3);
     assert!(kept_of(asked.attempts[1].fixes()).is_none());
     assert!(
         asked.attempts[1]
@@ -217,15 +226,10 @@ async fn a_call_the_schema_rejects_with_a_value_of_the_user_is_sent_back() {
     let request = "Which sports league is the oldest? The Bundesliga, maybe?";
     let call = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga"}}"#;
     let fixed = r#"{"name": "sports_get_standings", "arguments": {"league": "Bundesliga", "season": "1963-64"}}"#;
-    let (server, provider) = openai(vec![chat(ANSWER), chat(call), chat(fixed)]).await;
-    let agent = Agent::new(provider).mode(Mode::JsonObject);
-    let asked = agent
-        .ask_tools(&sports(), request)
-        .answered()
-        .await
-        .expect("a call");
+    let replies = vec![chat(ANSWER), chat(call), chat(fixed)];
+    let (asked, requests) = asked_of(request, replies, Mode::JsonObject).await;
     assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
-    assert_eq!(bodies(&server).await.len(), 3);
+    assert_eq!(requests, 3);
     assert!(asked.attempts.iter().all(|a| kept_of(a.fixes()).is_none()));
 }
 

@@ -521,4 +521,6 @@ pub(super) fn names_a_missing_function<'a>(
 }
 
 #[cfg(test)]
+mod copied_tests;
+#[cfg(test)]
 mod tests;

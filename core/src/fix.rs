@@ -169,7 +169,9 @@ pub enum FixKind {
     /// ([`ViolationKind::SkippedTool`](crate::ViolationKind::SkippedTool)): asked to call
     /// that function, the model called it, every call it wrote made of values the user
     /// never wrote (the description's examples, placeholders, values of its own). A call
-    /// the request holds nothing for says the function did not fit after all.
+    /// the request holds nothing for says the function did not fit after all. Also taken
+    /// when the last attempt's reply is rejected with no call taken since the answer: the
+    /// question was the library's, and the answer, unquestioned, would have stood.
     /// `attempt` is the answer's attempt; `instead` why this attempt's reply was rejected,
     /// as its violations read, bounded. Only in replies to a union of tools with an answer,
     /// and off with `Agent::grounded_calls(false)` with the check it follows.

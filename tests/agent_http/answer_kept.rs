@@ -200,6 +200,49 @@ async fn a_rejected_call_cut_at_the_token_limit_keeps_nothing_yet() {
 }
 
 #[tokio::test]
+async fn an_answer_cut_at_the_token_limit_is_asked_whole_then_questioned_and_kept() {
+    // The cut answer is sent back as cut alone, not told to call the tool; the whole
+    // answer that follows is questioned for the skip and held, and the call of the
+    // examples after it keeps that answer.
+    let cut = completion(
+        json!({"role": "assistant", "content": r#"{"answer": "The Football League, founded in 1888 by"#}),
+        "length",
+        (100, 400),
+    );
+    let (server, provider) = openai(vec![cut, chat(ANSWER), chat(COPIED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("an answer");
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
+    );
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 3);
+    let kinds = |i: usize| -> Vec<ViolationKind> {
+        let violations = asked.attempts[i].violations();
+        violations.iter().map(|v| v.kind().clone()).collect()
+    };
+    assert!(
+        matches!(kinds(0).as_slice(), [ViolationKind::CutOff { .. }]),
+        "{:?}",
+        kinds(0)
+    );
+    let second = bodies[1].to_string();
+    assert!(second.contains("cut off"), "{second}");
+    assert!(!second.contains("asks for what the function"), "{second}");
+    assert!(
+        matches!(kinds(1).as_slice(), [ViolationKind::SkippedTool { .. }]),
+        "{:?}",
+        kinds(1)
+    );
+    assert_eq!(kept_of(asked.attempts[2].fixes()), Some(2));
+}
+
+#[tokio::test]
 async fn an_empty_call_after_the_question_is_sent_back_with_its_arguments() {
     // `{}` is the form copied: it says nothing of the request, and is sent back with
     // the arguments the function requires; the answer given again is then taken.
@@ -251,20 +294,79 @@ async fn a_call_of_the_users_values_after_the_question_is_taken() {
 }
 
 #[tokio::test]
-async fn a_reply_that_is_no_call_of_the_examples_keeps_nothing() {
-    // Replies that do not read say nothing of whether the tool fits: the ask ends with
-    // no value, as before, every reply kept in its error.
+async fn an_answer_held_to_the_last_attempt_is_kept_over_replies_that_do_not_read() {
+    // Replies that do not read say nothing of whether the tool fits; once the attempts
+    // are spent, the answer held for the skip alone is taken, as it would have been
+    // unquestioned, with the fix that says so on the last attempt.
     let broken = r#"{"name": "sports_get_standings", "arguments": {[league]: "#;
-    let (_server, provider) = openai(vec![chat(ANSWER), chat(broken), chat(broken)]).await;
-    let agent = Agent::new(provider).mode(Mode::JsonObject);
-    let error = agent.ask_tools(&sports(), REQUEST).await.unwrap_err();
-    assert_eq!(error.attempts().len(), 3);
-    assert!(
-        error
-            .attempts()
-            .iter()
-            .all(|a| kept_of(a.fixes()).is_none())
+    let replies = vec![chat(ANSWER), chat(broken), chat(broken)];
+    let (asked, requests) = asked_of(REQUEST, replies, Mode::JsonObject).await;
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
     );
+    assert_eq!(requests, 3);
+    assert_eq!(asked.attempts.len(), 3);
+    assert!(
+        asked.attempts[1]
+            .violations()
+            .iter()
+            .any(|v| matches!(v.kind(), ViolationKind::Syntax { .. }))
+    );
+    assert_eq!(kept_of(asked.attempts[2].fixes()), Some(1));
+    let shown = asked.attempts[2].fixes()[0].to_string();
+    assert!(shown.contains("invalid JSON"), "{shown}");
+    // Every reply stays reachable: the answer's and the broken ones, as written.
+    assert!(asked.attempts[0].raw().contains("1888"));
+    assert!(asked.attempts[2].raw().contains("[league]"));
+
+    // With one attempt left after the answer, the same: the answer is not lost to it.
+    let (_server, provider) = openai(vec![chat(ANSWER), chat(broken)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject).max_attempts(2);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the held answer");
+    assert_eq!(kept_of(asked.attempts[1].fixes()), Some(1));
+}
+
+#[tokio::test]
+async fn an_answer_on_the_last_attempt_is_not_questioned_for_the_skip() {
+    // No attempt is left to call the tool: the answer is taken as it would be
+    // unquestioned, in one call with one attempt, and on the third of three.
+    let (server, provider) = openai(vec![chat(ANSWER)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject).max_attempts(1);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the answer");
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
+    );
+    assert_eq!(bodies(&server).await.len(), 1);
+    assert!(asked.attempts[0].violations().is_empty());
+
+    // Two replies that do not read, then the answer: taken on the last attempt.
+    let broken = r#"{"name": "sports_get_standings", "arguments": {[league]: "#;
+    let replies = vec![chat(broken), chat(broken), chat(ANSWER)];
+    let (asked, requests) = asked_of(REQUEST, replies, Mode::JsonObject).await;
+    assert_eq!(
+        asked.value,
+        Choice::Answer(json!("The Football League, founded in 1888."))
+    );
+    assert_eq!(requests, 3);
+
+    // Before the last attempt it is questioned, as ever.
+    let replies = vec![chat(ANSWER), chat(ANSWER)];
+    let (asked, requests) = asked_of(REQUEST, replies, Mode::JsonObject).await;
+    assert_eq!(requests, 2);
+    assert!(matches!(
+        asked.attempts[0].violations()[0].kind(),
+        ViolationKind::SkippedTool { .. }
+    ));
 }
 
 #[tokio::test]
@@ -280,8 +382,8 @@ async fn only_an_answer_questioned_for_the_skip_alone_is_kept() {
         .expect("an answer");
     assert!(asked.attempts.iter().all(|a| kept_of(a.fixes()).is_none()));
 
-    // An answer cut at the token limit is questioned for the cut too: it may lack what the
-    // cut took, so it is not kept.
+    // An answer cut at the token limit, its value whole, is questioned for the cut too:
+    // it may lack what the cut took, so it is not kept.
     let cut = completion(
         json!({"role": "assistant", "content": ANSWER}),
         "length",

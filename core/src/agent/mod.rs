@@ -271,7 +271,13 @@ impl<P: Provider> Agent<P> {
     /// that tool, every call it writes made of values the user never wrote (its
     /// description's examples, placeholders), the request holds nothing the tool needs: the
     /// first answer is taken, and the ask ends, reported as
-    /// [`FixKind::AnswerKept`](crate::FixKind::AnswerKept) on the last attempt.
+    /// [`FixKind::AnswerKept`](crate::FixKind::AnswerKept) on the last attempt. So it is
+    /// when the attempts run out with no call of the model's taken (calls that do not
+    /// read, the tool's shape sent back): the question was the library's, and unasked
+    /// the answer would have stood. On the last attempt an answer is not questioned so at
+    /// all, as no attempt is left to call the tool; nor is an answer cut at the token
+    /// limit before its end, which is sent back as cut, to be written whole and questioned
+    /// then.
     ///
     /// An answer that is only the name of one of the tools
     /// ([`ViolationKind::NamedNotCalled`](crate::ViolationKind::NamedNotCalled):

@@ -186,17 +186,21 @@ fn cut_off<T>(
 ) -> Result<(T, Vec<Value>, Vec<Fix>), Refused> {
     match read {
         Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.cut_off(max_tokens))),
-        // A reply in prose read as the answer is whole only if the provider says so.
-        Ok((_, _, fixes))
-            if fixes
-                .iter()
-                .any(|f| f.completes_a_cut() || *f.kind() == FixKind::PlainText) =>
-        {
+        Ok((_, _, fixes)) if whole_only_as_read(&fixes) => {
             let cut = Violation::new("", ViolationKind::CutOff { max_tokens });
             Err(Refused::Invalid(Error::single(cut).with_fixes(fixes)))
         }
         other => other,
     }
+}
+
+/// Whether a reply's value, read with `fixes`, is whole only as read, and may lack what a
+/// cut at the token limit took: the reading closed what the cut left open, or a reply in
+/// prose was read as the answer (whole only if the provider says so).
+pub(super) fn whole_only_as_read(fixes: &[Fix]) -> bool {
+    fixes
+        .iter()
+        .any(|f| f.completes_a_cut() || *f.kind() == FixKind::PlainText)
 }
 
 /// The answer sent back only as skipping a function, with its typed value, where the
@@ -211,9 +215,31 @@ fn standing<T>(
     build: impl Fn(&[Value]) -> Result<T, Refused>,
 ) -> Option<(state::DoubtedAnswer, T)> {
     let calls = questioned?;
-    let stands = |doubted: &mut state::DoubtedAnswer| {
+    held_if(run, build, |doubted| {
         doubts::answer_stands(ask.target, &doubted.tool, calls, error)
-    };
+    })
+}
+
+/// The answer sent back only as skipping a function, with its typed value, once the last
+/// attempt's reply is rejected too: asked to call the function, the model wrote no call
+/// that was taken in the attempts left. The question was the library's, and unasked the
+/// answer would have been taken at once; an error over a valid answer would lose it.
+/// Asked "Who built the first hotel in Las Vegas?" beside `travel.search_hotels`, a small
+/// model answers; told to call the tool, it writes the tool's shape back, twice.
+fn held_to_the_end<T>(
+    run: &mut Run,
+    build: impl Fn(&[Value]) -> Result<T, Refused>,
+) -> Option<(state::DoubtedAnswer, T)> {
+    held_if(run, build, |_| true)
+}
+
+/// The held answer, taken out of the run where `stands` says so, with its typed value
+/// where that still builds.
+fn held_if<T>(
+    run: &mut Run,
+    build: impl Fn(&[Value]) -> Result<T, Refused>,
+    stands: impl FnOnce(&mut state::DoubtedAnswer) -> bool,
+) -> Option<(state::DoubtedAnswer, T)> {
     let doubted = run.doubted_answer.take_if(stands)?;
     let value = build(&doubted.values).ok()?;
     Some((doubted, value))
@@ -271,6 +297,11 @@ impl<P: Provider> Agent<P> {
                 } => {
                     if let Some((doubted, value)) =
                         standing(&mut run, ask, questioned.as_deref(), &error, &build)
+                    {
+                        return Ok(self.keep_answer(run, received, &error, doubted, value));
+                    }
+                    if received.number >= self.max_attempts
+                        && let Some((doubted, value)) = held_to_the_end(&mut run, &build)
                     {
                         return Ok(self.keep_answer(run, received, &error, doubted, value));
                     }
@@ -394,7 +425,7 @@ impl<P: Provider> Agent<P> {
                 Refused::Invalid(error)
             })
             .and_then(
-                |(values, fixes)| match self.ungrounded(ask, run, &values, cut) {
+                |(values, fixes)| match self.ungrounded(ask, run, &values, cut, &fixes) {
                     Some(error) => {
                         questioned = Some(values);
                         Err(Refused::Invalid(error.with_fixes(fixes)))

@@ -5,10 +5,11 @@
 use serde_json::Value;
 
 use super::state::Run;
-use super::{Agent, Question};
+use super::{Agent, Question, whole_only_as_read};
 use crate::Error;
 use crate::agent::doubts;
 use crate::provider::Provider;
+use crate::repair::Fix;
 
 impl<P: Provider> Agent<P> {
     /// Whether the conversation's questions are asked at all: not where the grounding
@@ -29,17 +30,31 @@ impl<P: Provider> Agent<P> {
     /// The error of a reply the conversation questions ([`doubts::questioned`]), unless
     /// no question is asked ([`Agent::questions_asked`]). A reply `cut` at the token
     /// limit cannot keep a held answer, nor be questioned for a call made up again.
+    ///
+    /// An answer questioned only for skipping a tool is not questioned so where no
+    /// attempt is left to call the tool (the last attempt: it is taken, as it would be
+    /// unquestioned), nor where the cut left it to the reading to close (its `fixes`:
+    /// it is sent back as cut alone, to be written whole and questioned then). Asked
+    /// "Who founded the first stock exchange in Amsterdam?" beside `finance.stock_quote`,
+    /// a small model writes `{"answer": …}` past a cap of 400 tokens; told at once to call
+    /// the tool, it called it with the description's examples, and with no whole answer
+    /// held, nothing kept the right one.
     pub(super) fn ungrounded(
         &self,
         ask: &Question<'_>,
         run: &Run,
         values: &[Value],
         cut: bool,
+        fixes: &[Fix],
     ) -> Option<Error> {
         if !self.questions_asked(run) {
             return None;
         }
-        doubts::questioned(ask, run.doubts, values, Self::held(run, cut), cut)
+        let error = doubts::questioned(ask, run.doubts, values, Self::held(run, cut), cut)?;
+        let last = run.attempted() + 1 >= self.max_attempts;
+        let cut_open = cut && whole_only_as_read(fixes);
+        let unanswerable = last || cut_open;
+        (!unanswerable || doubts::only_skipped(&error).is_none()).then_some(error)
     }
 
     /// `error`, the rejection of a reply by the union's schema, with the violations that

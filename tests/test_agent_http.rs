@@ -81,3 +81,6 @@ mod not_an_answer;
 
 #[path = "agent_http/unstated_again.rs"]
 mod unstated_again;
+
+#[path = "agent_http/looped.rs"]
+mod looped;

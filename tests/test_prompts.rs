@@ -77,6 +77,21 @@ fn failure<T: ToolSchema + std::fmt::Debug>(
     }
 }
 
+/// A failure whose reply the provider cut at its token limit.
+fn cut_failure<T: ToolSchema + std::fmt::Debug>(
+    name: &'static str,
+    request: &'static str,
+    raw: &'static str,
+) -> Failure {
+    Failure {
+        prompt: |raw| {
+            let err = toolschema::parse::<T>(raw).expect_err("the reply must fail");
+            RepairPrompt::new::<T>(raw, &err).truncated(true)
+        },
+        ..failure::<T>(name, request, raw)
+    }
+}
+
 fn failures() -> Vec<Failure> {
     vec![
         failure::<Person>(
@@ -118,6 +133,21 @@ fn failures() -> Vec<Failure> {
             "truncated",
             "Ann's order: A-100 x2 at 9.50, B-7 x1 at 20, low priority, due 2024-05-01.",
             r#"{"customer": "Ann", "priority": "low", "items": [{"sku": "A-100", "quantity": 2, "unit_price": 9.5}, {"sku": "B-7", "quant"#,
+        ),
+        cut_failure::<Order>(
+            "looped",
+            "Ann wants 2 of A-100 at 9.50, low priority, by 1 May 2024; leave it at the door.",
+            concat!(
+                r#"{"customer": "Ann", "priority": "low", "items": [{"sku": "A-100", "quantity": 2, "unit_price": 9.5}], "note": "Leave it at the door"#,
+                ", then ring twice and wait",
+                ", then ring twice and wait",
+                ", then ring twice and wait",
+                ", then ring twice and wait",
+                ", then ring twice and wait",
+                ", then ring twice and wait",
+                ", then ring twice and wait",
+                ", then ring t",
+            ),
         ),
         failure::<Person>(
             "schema_echoed",

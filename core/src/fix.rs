@@ -176,6 +176,12 @@ pub enum FixKind {
     /// as its violations read, bounded. Only in replies to a union of tools with an answer,
     /// and off with `Agent::grounded_calls(false)` with the check it follows.
     AnswerKept { attempt: usize, instead: String },
+    /// The reply ran in a loop of words until the token limit cut it, `round` written
+    /// again and again, and was read up to the end of the loop's first round (or of the
+    /// sentence that round ends in): what the cut took was more of the same. Only where
+    /// the round stays within text (no quote in it, a space and a letter); a loop of a
+    /// digit, a member or an item is sent back, as one round changes the value.
+    LoopCut { round: String },
 }
 
 impl Fix {
@@ -335,6 +341,10 @@ impl Display for FixKind {
             FixKind::RepeatedArgument { key, value } => write!(
                 f,
                 "left out {key:?}, {value}, which repeats an argument of the call where the tool does not take it"
+            ),
+            FixKind::LoopCut { round } => write!(
+                f,
+                "read the reply up to where it began to repeat \"{round}\" until the token limit cut it"
             ),
             FixKind::AnswerKept { attempt, instead } => write!(
                 f,

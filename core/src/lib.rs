@@ -78,6 +78,7 @@ mod fast_path;
 pub mod feedback;
 mod fix;
 mod formats;
+mod looped;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod message;

@@ -7,13 +7,23 @@ use super::request::{Shaped, Target};
 use crate::Error;
 use crate::envelope::renamed_calls;
 use crate::extract::candidates;
+use crate::looped::Loop;
 use crate::parse::{Parsed, Parser, several_calls};
-use crate::provider::{Mode, Reply};
+use crate::provider::{FinishReason, Mode, Reply};
 use crate::repair::{Fix, FixKind, Location, repair};
 
 /// Reads a reply: one value, or one per tool call when the model made several. Native
 /// calls are read as data ([`native`]); text is read with the tools its calls name as
 /// their servers spell them (`weather:alerts now`) read as the names the model is shown.
+/// The loop of words a text reply cut at the token limit ended in, if it did: the reply
+/// is read up to the end of its first round ([`Loop::said`]).
+pub(super) fn looped_words(reply: &Reply, raw: &str) -> Option<Loop> {
+    let cut = reply.finish == FinishReason::Length && reply.tool_calls.is_empty();
+    cut.then(|| Loop::at_end_of(raw))
+        .flatten()
+        .filter(|l| l.of_words(raw))
+}
+
 pub(super) fn read(
     parser: &Parser,
     target: &Target,

@@ -16,11 +16,15 @@ use std::fmt;
 
 mod empty_call;
 mod named;
+mod template;
+
+pub use template::{PLACEHOLDERS, Template, TemplateError};
 
 use serde_json::Value;
 
 use crate::Error;
 use crate::error::{Unit, ViolationKind};
+use crate::looped::Loop;
 use crate::message::Message;
 use crate::render;
 use crate::repair::{Fix, FixKind};
@@ -42,213 +46,6 @@ pub enum RepairStrategy {
     /// local repair (no prose, no fences, syntax fixed), so the model corrects data and
     /// not its wording; the reply itself where no JSON could be read.
     Corrected,
-}
-
-/// The placeholders a template may use.
-///
-/// `{keep}` names the fields of the reply that were right (no violation at, under or over
-/// them), to be kept as they are (`These fields were right; keep them as they are:
-/// /number, /customer.`); empty when none was. `{example}` is an example of the shape whose
-/// strings are placeholders (`"<name>"`, `"INV-0000"`, see
-/// [`render::placeholder_example_schema`]), and it is empty (its line dropped) unless
-/// nothing in the reply was right and some violation is about its shape: an example beside
-/// right fields is what small models copy over them (a correct `INV-0317` came back as the
-/// example's `INV-0123`), and a violation about a value — an enum, a pattern, a range —
-/// already says what to write. It is always empty for a union of tool calls with a direct
-/// answer, whose first prompt shows no example call either: told to call the tool its
-/// request names, or that a call's values are not the user's, a small model wrote the
-/// example's placeholder numbers into the call (`{"weight_kg": 1.5, "height_cm": 1.5}` for
-/// "Who came up with the BMI, and why?"). For such a union, `{shape}` is, in the repairs
-/// that keep the conversation, the forms of a call and of the answer as its first prompt
-/// gave them (`{"name": "<function name>", "arguments": {…}}`), not the union's shape: asked
-/// for "this shape", a small model wrote the shape back.
-pub const PLACEHOLDERS: &[&str] = &[
-    "violations",
-    "hints",
-    "keep",
-    "reply",
-    "shape",
-    "example",
-    "request",
-    "attempt",
-    "max_attempts",
-];
-
-/// A repair-prompt template with `{placeholder}`s; `{{` and `}}` are literal braces.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Template {
-    parts: Vec<Part>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Part {
-    Text(String),
-    Slot(&'static str),
-}
-
-/// A template that does not parse: an unknown placeholder or an unclosed brace.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message} at byte {offset} of the template")]
-pub struct TemplateError {
-    pub offset: usize,
-    pub message: String,
-}
-
-impl Template {
-    /// Parses a template.
-    ///
-    /// ```
-    /// use toolschema::feedback::Template;
-    ///
-    /// assert!(Template::new("Fix: {violations}").is_ok());
-    /// let err = Template::new("Fix: {violation}").unwrap_err();
-    /// assert_eq!(err.to_string(), "unknown placeholder {violation}; expected one of {violations}, {hints}, {keep}, {reply}, {shape}, {example}, {request}, {attempt}, {max_attempts} at byte 5 of the template");
-    /// ```
-    pub fn new(text: &str) -> Result<Template, TemplateError> {
-        let mut parts = Vec::new();
-        let mut literal = String::new();
-        let mut rest = text;
-        let mut offset = 0;
-        while let Some(i) = rest.find(['{', '}']) {
-            literal.push_str(&rest[..i]);
-            let at = offset + i;
-            let tail = &rest[i..];
-            if tail.starts_with("{{") || tail.starts_with("}}") {
-                literal.push_str(&tail[..1]);
-                rest = &tail[2..];
-                offset = at + 2;
-                continue;
-            }
-            if tail.starts_with('}') {
-                return Err(TemplateError {
-                    offset: at,
-                    message: "unmatched }; write }} for a literal brace".into(),
-                });
-            }
-            let Some(end) = tail.find('}') else {
-                return Err(TemplateError {
-                    offset: at,
-                    message: "unclosed {; write {{ for a literal brace".into(),
-                });
-            };
-            let name = &tail[1..end];
-            let Some(slot) = PLACEHOLDERS.iter().find(|p| **p == name) else {
-                let known: Vec<String> = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
-                return Err(TemplateError {
-                    offset: at,
-                    message: format!(
-                        "unknown placeholder {{{name}}}; expected one of {}",
-                        known.join(", ")
-                    ),
-                });
-            };
-            if !literal.is_empty() {
-                parts.push(Part::Text(std::mem::take(&mut literal)));
-            }
-            parts.push(Part::Slot(slot));
-            rest = &tail[end + 1..];
-            offset = at + end + 1;
-        }
-        literal.push_str(rest);
-        if !literal.is_empty() {
-            parts.push(Part::Text(literal));
-        }
-        Ok(Template { parts })
-    }
-
-    /// The default message appended to the conversation after a failed reply.
-    pub fn conversation() -> Template {
-        Template::new(
-            "Your reply could not be used (attempt {attempt} of {max_attempts}). Problems:\n\
-             {violations}\n\
-             \n\
-             {hints}\n\
-             \n\
-             {keep}\n\
-             \n\
-             Reply with only the corrected JSON value, in this shape:\n\
-             {shape}\n\
-             \n\
-             For example: {example}",
-        )
-        .expect("the default template parses")
-    }
-
-    /// The default standalone repair request.
-    pub fn minimal() -> Template {
-        Template::new(
-            "Your reply to the request below does not have the required JSON shape. \
-             Fix it, and reply with only the corrected JSON.\n\
-             \n\
-             Request: {request}\n\
-             \n\
-             Reply:\n\
-             {reply}\n\
-             \n\
-             Problems:\n\
-             {violations}\n\
-             \n\
-             {hints}\n\
-             \n\
-             {keep}\n\
-             \n\
-             Required shape:\n\
-             {shape}",
-        )
-        .expect("the default template parses")
-    }
-
-    /// Fills the placeholders. A line whose placeholders are all empty is dropped (so
-    /// `Request: {request}` disappears when there is no request), and so are runs of
-    /// blank lines.
-    pub fn render(&self, prompt: &RepairPrompt) -> String {
-        let mut lines: Vec<String> = Vec::new();
-        let mut line = Line::default();
-        for part in &self.parts {
-            let (text, slot) = match part {
-                Part::Text(t) => (t.clone(), false),
-                Part::Slot(name) => (prompt.slot(name), true),
-            };
-            if slot && text.is_empty() {
-                line.empty_slot = true;
-            }
-            for (i, piece) in text.split('\n').enumerate() {
-                if i > 0 {
-                    lines.extend(std::mem::take(&mut line).finish());
-                    line.filled_slot = slot;
-                }
-                line.text.push_str(piece);
-                line.filled_slot |= slot && !piece.is_empty();
-            }
-        }
-        lines.extend(line.finish());
-        let mut out: Vec<String> = Vec::new();
-        for line in lines {
-            let blank = line.trim().is_empty();
-            if blank && out.last().is_none_or(|l| l.trim().is_empty()) {
-                continue;
-            }
-            out.push(line);
-        }
-        while out.last().is_some_and(|l| l.trim().is_empty()) {
-            out.pop();
-        }
-        out.join("\n")
-    }
-}
-
-/// A line of a rendered template, and whether its placeholders gave it anything.
-#[derive(Default)]
-struct Line {
-    text: String,
-    empty_slot: bool,
-    filled_slot: bool,
-}
-
-impl Line {
-    fn finish(self) -> Option<String> {
-        (!self.empty_slot || self.filled_slot).then_some(self.text)
-    }
 }
 
 /// Everything a repair prompt is made of.
@@ -363,6 +160,20 @@ impl RepairPrompt {
         self
     }
 
+    /// The loop a reply cut at the token limit ended in, if it did.
+    fn looped(&self) -> Option<Loop> {
+        self.truncated
+            .then(|| Loop::at_end_of(&self.reply))
+            .flatten()
+    }
+
+    /// The failed reply as the repair shows it: whole, or, where it looped until the
+    /// token limit cut it, up to the end of the loop's first round. Sent back whole, the
+    /// loop is what a small model reads last, and it writes the same reply again.
+    fn said(&self) -> &str {
+        self.looped().map_or(&self.reply, |l| l.said(&self.reply))
+    }
+
     /// Advice for the patterns found in the failed reply, one line each.
     pub fn hints(&self) -> Vec<String> {
         let mut hints: Vec<String> = Vec::new();
@@ -372,8 +183,10 @@ impl RepairPrompt {
             }
         };
         let cut_off = self.truncated || self.error.fixes().iter().any(Fix::completes_a_cut);
-        if cut_off {
-            add("Your reply was cut off; answer more briefly.".into());
+        match self.looped() {
+            Some(looped) => add(looped.hint(&self.reply)),
+            None if cut_off => add("Your reply was cut off; answer more briefly.".into()),
+            None => {}
         }
         // The violation says what the reply is; the hint says what to send instead.
         if self
@@ -483,15 +296,20 @@ impl RepairPrompt {
         }
     }
 
-    /// The failed reply, cut to the configured length, in a fence it cannot close.
+    /// The failed reply, cut to the configured length (or after the first round of the
+    /// loop it ended in), in a fence it cannot close.
     pub fn quoted_reply(&self) -> String {
-        let total = self.reply.chars().count();
-        let mut body: String = self.reply.chars().take(self.max_reply_chars).collect();
+        let said = self.said();
+        let total = said.chars().count();
+        let mut body: String = said.chars().take(self.max_reply_chars).collect();
         if total > self.max_reply_chars {
             body.push_str(&format!(
                 "\n… ({} more characters cut)",
                 total - self.max_reply_chars
             ));
+        }
+        if said.len() < self.reply.len() {
+            body.push_str("\n… (then the same again, until the token limit)");
         }
         let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat(longest.max(2) + 1);
@@ -560,7 +378,7 @@ impl RepairPrompt {
         match strategy {
             RepairStrategy::Conversation => {
                 let mut out = conversation.to_vec();
-                out.push(Message::assistant(self.reply.clone()));
+                out.push(Message::assistant(self.said()));
                 out.push(Message::user(Template::conversation().render(self)));
                 out
             }
@@ -573,7 +391,11 @@ impl RepairPrompt {
             }
             RepairStrategy::Corrected => {
                 let mut out = conversation.to_vec();
-                let shown = self.corrected.clone().unwrap_or_else(|| self.reply.clone());
+                // A looped reply's JSON, read, holds its loop whole.
+                let shown = match (&self.corrected, self.looped()) {
+                    (Some(corrected), None) => corrected.clone(),
+                    _ => self.said().to_owned(),
+                };
                 out.push(Message::assistant(shown));
                 out.push(Message::user(Template::conversation().render(self)));
                 out

@@ -414,10 +414,17 @@ impl<P: Provider> Agent<P> {
         });
         // The typed value is built inside the loop: what the type rejects is a
         // violation of that attempt, repaired and kept like any other.
-        let cut = reply.finish == FinishReason::Length;
+        let looped = read::looped_words(&reply, &raw);
+        let text = looped.map_or(raw.as_str(), |l| l.said(&raw));
+        // A loop of words read up to its first round is what the reply said, whole.
+        let cut = reply.finish == FinishReason::Length && looped.is_none();
         let mut questioned = None;
-        let calls = || read::rejected_calls(parser, target, &reply, &raw, &shaped);
-        let read = read::read(parser, target, &reply, &raw, &shaped, mode)
+        let calls = || read::rejected_calls(parser, target, &reply, text, &shaped);
+        let read = read::read(parser, target, &reply, text, &shaped, mode)
+            .map(|(values, mut fixes)| {
+                fixes.splice(0..0, looped.map(|l| l.fix(&raw)));
+                (values, fixes)
+            })
             .or_else(|error| self.without_unasked(ask, run, calls, error))
             .map_err(|error| {
                 let (error, calls) = self.held_over_rejected(ask, run, calls, error, cut);

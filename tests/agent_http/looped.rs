@@ -181,3 +181,33 @@ async fn a_whole_reply_that_ends_in_repetition_is_no_loop() {
     assert_eq!(said, whole);
     assert!(!repair.contains("repeated"), "{repair}");
 }
+
+#[tokio::test]
+async fn the_best_partial_of_a_looped_reply_is_what_it_said() {
+    // Read up to its loop, the record still lacks a field, and the attempts run out:
+    // the closest value is the reply as read, not the loop closed at the cut.
+    #[derive(ToolSchema, Debug)]
+    struct Event {
+        title: String,
+        day: String,
+    }
+
+    let looped = format!(
+        "{{\"title\": \"Launch of the spring line{}",
+        ", with the team and the press".repeat(20)
+    );
+    let (_server, provider) = openai(vec![cut(&looped), cut(&looped)]).await;
+    let agent = Agent::new(provider)
+        .mode(Mode::Prompt)
+        .max_attempts(2)
+        .max_tokens(400);
+    let err = agent
+        .ask::<Event>("The spring line launches on 1 May.")
+        .await
+        .expect_err("no day in any reply");
+    assert_eq!(
+        err.best_partial(),
+        Some(&json!({"title": "Launch of the spring line, with the team and the press"}))
+    );
+    assert_eq!(err.attempts()[0].raw(), looped);
+}

@@ -199,10 +199,11 @@ pub(super) fn as_received(reply: &Reply, calls_text: &str) -> String {
 }
 
 /// The closest value of a rejected reply: its native calls as data, or the repaired
-/// value of its text (see [`closest`]).
+/// value of its text (see [`closest`]), read up to its loop where it looped in words
+/// until the cut ([`looped_words`]), as the attempt read it.
 pub(super) fn closest_of(target: &Target, reply: &Reply, raw: &str) -> Option<Value> {
     if reply.tool_calls.is_empty() {
-        closest(raw)
+        closest(looped_words(reply, raw).map_or(raw, |l| l.said(raw)))
     } else {
         native::closest(target, &reply.tool_calls)
     }

@@ -32,7 +32,7 @@ const MIN_SPAN: usize = 64;
 /// The most characters of the repeated text the hint and the fix quote.
 const QUOTED_CHARS: usize = 80;
 
-/// Where a reply's loop starts, and how long one round of it is.
+/// Where a reply's loop starts, and where its first round ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Loop {
     /// The byte where the first round starts.

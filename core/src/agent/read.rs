@@ -12,9 +12,6 @@ use crate::parse::{Parsed, Parser, several_calls};
 use crate::provider::{FinishReason, Mode, Reply};
 use crate::repair::{Fix, FixKind, Location, repair};
 
-/// Reads a reply: one value, or one per tool call when the model made several. Native
-/// calls are read as data ([`native`]); text is read with the tools its calls name as
-/// their servers spell them (`weather:alerts now`) read as the names the model is shown.
 /// The loop of words a text reply cut at the token limit ended in, if it did: the reply
 /// is read up to the end of its first round ([`Loop::said`]).
 pub(super) fn looped_words(reply: &Reply, raw: &str) -> Option<Loop> {
@@ -24,6 +21,9 @@ pub(super) fn looped_words(reply: &Reply, raw: &str) -> Option<Loop> {
         .filter(|l| l.of_words(raw))
 }
 
+/// Reads a reply: one value, or one per tool call when the model made several. Native
+/// calls are read as data ([`native`]); text is read with the tools its calls name as
+/// their servers spell them (`weather:alerts now`) read as the names the model is shown.
 pub(super) fn read(
     parser: &Parser,
     target: &Target,

@@ -84,3 +84,6 @@ mod unstated_again;
 
 #[path = "agent_http/looped.rs"]
 mod looped;
+
+#[path = "agent_http/forced.rs"]
+mod forced;

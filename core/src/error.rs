@@ -456,6 +456,14 @@ pub enum ViolationKind {
     /// where the call holds values and none the user wrote (`values`: the first few of
     /// them); the answer is then kept (`FixKind::AnswerKept`).
     Unstated { values: Vec<String> },
+    /// A call of a union with an answer written under the schema's grammar, whose
+    /// function's name the model would not have written: where the reply names the
+    /// function, the names of the union's functions had `percent` % of its likelihood
+    /// together (less than 10 %), as the server reported it before the grammar, and the
+    /// grammar allowed nothing else. Asked "Who composed The Four Seasons?" beside
+    /// `music.play`, a 0.5B model's own next words were "The", and the grammar made them
+    /// `music_play`. The model is then asked for its answer alone.
+    ForcedCall { tool: String, percent: u8 },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
@@ -633,6 +641,14 @@ impl Display for ViolationKind {
                  only if the request asks for what it does and means these values; if none \
                  of the functions does what the request asks, reply {{\"answer\": …}} instead",
                 values.join(", ")
+            ),
+            ViolationKind::ForcedCall { tool, percent } => write!(
+                f,
+                "the call of {} was the only kind of reply the grammar allowed here besides \
+                 the answer; the model gave the functions' names {percent} % of its \
+                 likelihood. If none of the functions does what the request asks, reply \
+                 {{\"answer\": …}} instead",
+                quote(tool)
             ),
             ViolationKind::SkippedTool { tool } => write!(
                 f,

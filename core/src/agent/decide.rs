@@ -322,6 +322,19 @@ mod tests {
     }
 
     #[test]
+    fn a_call_the_grammar_chose_asks_for_the_answer_at_once() {
+        let forced = Doubts {
+            forced: true,
+            ..Doubts::default()
+        };
+        let fixed = state(&[Mode::JsonSchema]);
+        let next = next(&fixed, &rejected(Mode::JsonSchema, false, forced));
+        assert!(next.ask_answer);
+        assert_eq!(next.then, Then::Retry);
+        assert_eq!(next.move_on, None);
+    }
+
+    #[test]
     fn a_missing_function_named_asks_for_the_answer_at_once() {
         let missing = Doubts {
             invented: true,

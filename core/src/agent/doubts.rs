@@ -59,6 +59,9 @@ pub(super) struct Doubts {
     /// It answered with a type word alone (`"string"`), sent back once
     /// ([`not_an_answer::is_type_word_violation`]).
     pub type_word: bool,
+    /// Its call's name was the grammar's choice, not the model's
+    /// ([`ViolationKind::ForcedCall`]).
+    pub forced: bool,
 }
 
 impl Doubts {
@@ -89,6 +92,9 @@ impl Doubts {
             }),
             unstated: rejected_for(error, |kind| matches!(kind, ViolationKind::Unstated { .. })),
             type_word: rejected_for(error, not_an_answer::is_type_word_violation),
+            forced: rejected_for(error, |kind| {
+                matches!(kind, ViolationKind::ForcedCall { .. })
+            }),
         }
     }
 
@@ -100,6 +106,7 @@ impl Doubts {
             skipped: self.skipped || other.skipped,
             unstated: self.unstated || other.unstated,
             type_word: self.type_word || other.type_word,
+            forced: self.forced || other.forced,
         }
     }
 }
@@ -331,11 +338,16 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// arguments that are none of its tools', is the model saying what is missing, and is
 /// taken at its word at once. Any other sign may be a slip (a value of the request written
 /// as the name: `Road Trip`; a tool's arguments under another name), so it is sent back as
-/// any other; two say what the model means. The answer alone is still the model's: it is
-/// asked for, never made up.
+/// any other; two say what the model means. A call whose function's name the grammar
+/// chose, where the model would have written something else ([`ViolationKind::ForcedCall`]),
+/// is taken as the model's answer at once: under the grammar, told again, it can only
+/// call again. The answer alone is still the model's: it is asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
-    now.missing || (doubted(before) && doubted(now)) || (before.unstated && now.unstated)
+    now.missing
+        || now.forced
+        || (doubted(before) && doubted(now))
+        || (before.unstated && now.unstated)
 }
 
 /// Leaves out of the calls among `values` (a reply to a union with an answer) the

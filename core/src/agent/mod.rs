@@ -20,6 +20,7 @@ mod dispatch;
 mod doubts;
 mod error;
 mod events;
+mod forced;
 mod forms;
 mod grounding;
 mod native;

@@ -225,6 +225,7 @@ fn reply(body: &Value) -> Result<Reply, ProviderError> {
         tool_calls,
         finish,
         usage,
+        tokens: Vec::new(),
     })
 }
 

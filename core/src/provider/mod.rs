@@ -85,6 +85,10 @@ pub struct Request {
     pub tool_choice: Option<ToolChoice>,
     pub temperature: Option<f32>,
     pub max_tokens: Option<u32>,
+    /// How many of the most likely tokens to report at each place of the reply
+    /// ([`Reply::tokens`]; OpenAI's `top_logprobs`), where the provider can. `None` asks
+    /// for none.
+    pub token_choices: Option<u8>,
 }
 
 impl Request {
@@ -99,6 +103,7 @@ impl Request {
             tool_choice: None,
             temperature: None,
             max_tokens: None,
+            token_choices: None,
         }
     }
 
@@ -187,6 +192,24 @@ pub struct Reply {
     pub tool_calls: Vec<ToolCall>,
     pub finish: FinishReason,
     pub usage: Usage,
+    /// The reply's tokens with the most likely ones at each place, where the request asked
+    /// for them ([`Request::token_choices`]) and the server reported them; empty otherwise.
+    pub tokens: Vec<TokenChoice>,
+}
+
+/// One token of a reply, with the tokens the model found most likely in its place.
+///
+/// Where a grammar restricted the reply, some servers (llama.cpp, vLLM) report the
+/// model's own likelihoods, before the grammar; others report them after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenChoice {
+    /// The token as written.
+    pub token: String,
+    /// Its natural logarithm of probability.
+    pub logprob: f64,
+    /// The most likely tokens in its place, each with its log probability, the likeliest
+    /// first.
+    pub top: Vec<(String, f64)>,
 }
 
 impl Reply {
@@ -197,6 +220,7 @@ impl Reply {
             tool_calls: Vec::new(),
             finish: FinishReason::Stop,
             usage: Usage::default(),
+            tokens: Vec::new(),
         }
     }
 }

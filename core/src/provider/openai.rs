@@ -1,12 +1,16 @@
 //! OpenAI-compatible chat completions: OpenAI, vLLM, llama.cpp, Ollama, OpenRouter, Groq …
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
 use super::http::{Secret, client, exchange, temperature, unexpected};
-use super::{FinishReason, Mode, Provider, ProviderError, Reply, Request, ToolChoice, Usage};
+use super::{
+    FinishReason, Mode, Provider, ProviderError, Reply, Request, TokenChoice, ToolChoice, Usage,
+};
 use crate::message::{Arguments, Message, Role, ToolCall};
 
 /// Any server that speaks OpenAI's chat-completions API.
@@ -25,6 +29,22 @@ pub struct OpenAi {
     model: String,
     api_key: Secret,
     client: reqwest::Client,
+    /// Set once the server rejected `logprobs`: later requests leave it out.
+    no_logprobs: Flag,
+}
+
+/// A flag shared by the clones of a provider.
+#[derive(Debug, Clone, Default)]
+struct Flag(Arc<AtomicBool>);
+
+impl Flag {
+    fn get(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 impl OpenAi {
@@ -35,6 +55,7 @@ impl OpenAi {
             model: model.into(),
             api_key: Secret::default(),
             client: client(Duration::from_secs(120)),
+            no_logprobs: Flag::default(),
         }
     }
 
@@ -70,6 +91,16 @@ impl OpenAi {
         &self.model
     }
 
+    async fn post(&self, request: &Request) -> Result<Reply, ProviderError> {
+        let mut http = self
+            .client
+            .post(format!("{}/chat/completions", self.base_url));
+        if !self.api_key.expose().is_empty() {
+            http = http.bearer_auth(self.api_key.expose());
+        }
+        exchange(http, &self.body(request), &self.api_key, reply).await
+    }
+
     /// The request body for a request: what is sent, exactly.
     pub fn body(&self, request: &Request) -> Value {
         let mut body = Map::new();
@@ -83,6 +114,10 @@ impl OpenAi {
         }
         if let Some(n) = request.max_tokens {
             body.insert("max_tokens".into(), json!(n));
+        }
+        if let Some(n) = request.token_choices.filter(|_| !self.no_logprobs.get()) {
+            body.insert("logprobs".into(), json!(true));
+            body.insert("top_logprobs".into(), json!(n.min(20)));
         }
         match request.mode {
             Mode::JsonSchema => {
@@ -229,7 +264,37 @@ pub(crate) fn reply(body: &Value) -> Result<Reply, ProviderError> {
         tool_calls,
         finish,
         usage,
+        tokens: token_choices(choice),
     })
+}
+
+/// The tokens of a choice's `logprobs.content`, each with its `top_logprobs`; none where
+/// the server sent none. An entry without a token or a finite log probability ends the
+/// list: what follows it could not be placed in the text.
+fn token_choices(choice: &Value) -> Vec<TokenChoice> {
+    let entry = |e: &Value| -> Option<(String, f64)> {
+        let token = e.get("token")?.as_str()?.to_owned();
+        let logprob = e.get("logprob")?.as_f64().filter(|l| l.is_finite())?;
+        Some((token, logprob))
+    };
+    let Some(Value::Array(content)) = choice.get("logprobs").and_then(|l| l.get("content")) else {
+        return Vec::new();
+    };
+    content
+        .iter()
+        .map_while(|e| {
+            let (token, logprob) = entry(e)?;
+            let top = match e.get("top_logprobs") {
+                Some(Value::Array(top)) => top.iter().filter_map(entry).collect(),
+                _ => Vec::new(),
+            };
+            Some(TokenChoice {
+                token,
+                logprob,
+                top,
+            })
+        })
+        .collect()
 }
 
 #[async_trait]
@@ -246,13 +311,18 @@ impl Provider for OpenAi {
         crate::Dialect::OpenAiStrict
     }
 
+    /// A server that rejects `logprobs` (some models do) is asked again without it, and
+    /// is not sent it again: the token choices only inform the library's checks.
     async fn complete(&self, request: &Request) -> Result<Reply, ProviderError> {
-        let mut http = self
-            .client
-            .post(format!("{}/chat/completions", self.base_url));
-        if !self.api_key.expose().is_empty() {
-            http = http.bearer_auth(self.api_key.expose());
+        let sent_logprobs = request.token_choices.is_some() && !self.no_logprobs.get();
+        match self.post(request).await {
+            Err(ProviderError::Http {
+                status: 400, body, ..
+            }) if sent_logprobs && body.contains("logprobs") => {
+                self.no_logprobs.set();
+                self.post(request).await
+            }
+            other => other,
         }
-        exchange(http, &self.body(request), &self.api_key, reply).await
     }
 }

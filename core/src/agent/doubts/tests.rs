@@ -11,6 +11,7 @@ pub(super) const NONE: Doubts = Doubts {
     skipped: false,
     unstated: false,
     type_word: false,
+    forced: false,
 };
 const INVENTED: Doubts = Doubts {
     invented: true,

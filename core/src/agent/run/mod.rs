@@ -18,7 +18,7 @@ use super::doubts::{self, Doubts, choose_in_prose};
 use super::request::Target;
 use super::retry::CallError;
 use super::{Agent, AskError, Attempt, CancelToken, Event};
-use super::{conversation, read};
+use super::{conversation, forced, read};
 use crate::feedback::RepairPrompt;
 use crate::message::Message;
 use crate::parse::Parser;
@@ -386,6 +386,9 @@ impl<P: Provider> Agent<P> {
             self.temperature
         };
         request.max_tokens = self.max_tokens.tokens(target);
+        if self.asks_token_choices(ask, run, mode) {
+            request.token_choices = Some(forced::TOKEN_CHOICES);
+        }
         self.emit(Event::AttemptStarted {
             attempt: number,
             mode,
@@ -431,15 +434,18 @@ impl<P: Provider> Agent<P> {
                 questioned = calls;
                 Refused::Invalid(error)
             })
-            .and_then(
-                |(values, fixes)| match self.ungrounded(ask, run, &values, cut, &fixes) {
+            .and_then(|(values, fixes)| {
+                let doubted = self
+                    .forced(ask, run, &reply, &values)
+                    .or_else(|| self.ungrounded(ask, run, &values, cut, &fixes));
+                match doubted {
                     Some(error) => {
                         questioned = Some(values);
                         Err(Refused::Invalid(error.with_fixes(fixes)))
                     }
                     None => Ok((values, fixes)),
-                },
-            )
+                }
+            })
             .map(|(mut values, mut fixes)| {
                 fixes.extend(self.unasked_left_out(ask, run, &mut values));
                 (values, fixes)

@@ -6,10 +6,10 @@ use serde_json::Value;
 
 use super::state::Run;
 use super::{Agent, Question, whole_only_as_read};
-use crate::Error;
-use crate::agent::doubts;
-use crate::provider::Provider;
+use crate::agent::{doubts, forced};
+use crate::provider::{Mode, Provider, Reply};
 use crate::repair::Fix;
+use crate::{Error, Violation, ViolationKind};
 
 impl<P: Provider> Agent<P> {
     /// Whether the conversation's questions are asked at all: not where the grounding
@@ -55,6 +55,48 @@ impl<P: Provider> Agent<P> {
         let cut_open = cut && whole_only_as_read(fixes);
         let unanswerable = last || cut_open;
         (!unanswerable || doubts::only_skipped(&error).is_none()).then_some(error)
+    }
+
+    /// The error of a reply whose call's function the schema's grammar chose, not the
+    /// model ([`ViolationKind::ForcedCall`], see `forced`): its one value a call of a
+    /// union with an answer, where the server reported the model's likeliest tokens and
+    /// the function names had less than [`forced::LEAST_SHARE`] of its likelihood where
+    /// the reply names the function. Not on the last attempt, where the call is all there
+    /// is, and not where no question is asked ([`Agent::questions_asked`]).
+    pub(super) fn forced(
+        &self,
+        ask: &Question<'_>,
+        run: &Run,
+        reply: &Reply,
+        values: &[Value],
+    ) -> Option<Error> {
+        let target = run.target(ask);
+        let last = run.attempted() + 1 >= self.max_attempts;
+        if last || !self.questions_asked(run) || target.union.is_none() || !target.has_answer() {
+            return None;
+        }
+        let [call] = values else { return None };
+        let tool = call.get("name").and_then(Value::as_str)?;
+        let names: Vec<&str> = target.tool_names().map(|(shown, _)| shown).collect();
+        let share = forced::share_of_names(&reply.text, &reply.tokens, &names)?;
+        (share < forced::LEAST_SHARE).then(|| {
+            let percent = (share * 100.0).floor() as u8;
+            let kind = ViolationKind::ForcedCall {
+                tool: tool.to_owned(),
+                percent,
+            };
+            Error::single(Violation::new("/name", kind))
+        })
+    }
+
+    /// Whether the reply's tokens are asked for in `mode`: under the grammar of a union
+    /// with an answer, where questions are asked, for [`Agent::forced`].
+    pub(super) fn asks_token_choices(&self, ask: &Question<'_>, run: &Run, mode: Mode) -> bool {
+        let target = run.target(ask);
+        mode == Mode::JsonSchema
+            && self.questions_asked(run)
+            && target.union.is_some()
+            && target.has_answer()
     }
 
     /// `error`, the rejection of a reply by the union's schema, with the violations that

@@ -1,0 +1,178 @@
+//! A call the schema's grammar chose, not the model: under the grammar of a union with an
+//! answer the likeliest tokens are asked for, and where the server reports that the
+//! function names had less than a tenth of the model's likelihood where the reply names
+//! its function, the call is rejected with `ViolationKind::ForcedCall` and the answer
+//! alone is asked for. A server that rejects `logprobs` is asked again without it.
+
+use serde_json::{Value, json};
+use toolschema::provider::Mode;
+use toolschema::{Agent, Choice, ViolationKind};
+
+use crate::copied_example::sports;
+use crate::server::{bodies, chat, contents, openai};
+
+/// A request beside the sports tools whose call holds a value the user wrote.
+const REQUEST: &str = "How many clubs play in Serie A?";
+/// The call, as the grammar's reply writes it.
+const CALL: &str = r#"{"value": {"name": "sports_get_standings", "arguments": {"league": "Serie A", "season": "2024-25"}}}"#;
+
+/// A completion of `content` with its tokens: the text up to the function's name, the
+/// name's first token (`sports`) with `at_name` as its likeliest alternatives, the rest.
+fn with_tokens(content: &str, at_name: &[(&str, f64)]) -> wiremock::ResponseTemplate {
+    let at = content.find("sports").expect("the name");
+    let pieces = [&content[..at], "sports", &content[at + "sports".len()..]];
+    let top = |alternatives: &[(&str, f64)]| -> Vec<Value> {
+        alternatives
+            .iter()
+            .map(|(token, logprob)| json!({"token": token, "logprob": logprob}))
+            .collect()
+    };
+    let chosen = at_name
+        .iter()
+        .find(|(token, _)| *token == "sports")
+        .map_or(-9.0, |(_, logprob)| *logprob);
+    let tokens = vec![
+        json!({"token": pieces[0], "logprob": -0.1, "top_logprobs": top(&[(pieces[0], -0.1)])}),
+        json!({"token": pieces[1], "logprob": chosen, "top_logprobs": top(at_name)}),
+        json!({"token": pieces[2], "logprob": -0.1, "top_logprobs": top(&[(pieces[2], -0.1)])}),
+    ];
+    wiremock::ResponseTemplate::new(200).set_body_json(json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "test-model",
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": "stop",
+            "logprobs": {"content": tokens},
+        }],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 30, "total_tokens": 130},
+    }))
+}
+
+/// The model's own next words were the request's: `How` where the name goes.
+const FORCED: &[(&str, f64)] = &[("How", -0.05), ("Serie", -3.5), ("sports", -9.0)];
+/// The model chose the name.
+const CHOSEN: &[(&str, f64)] = &[("sports", -0.05), ("How", -3.5)];
+
+#[tokio::test]
+async fn a_call_the_grammar_chose_has_the_answer_asked_for_alone() {
+    let (server, provider) = openai(vec![
+        with_tokens(CALL, FORCED),
+        chat(r#"{"value": {"answer": "Twenty clubs."}}"#),
+    ])
+    .await;
+    let agent = Agent::new(provider).mode(Mode::JsonSchema);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the answer");
+    assert_eq!(asked.value, Choice::Answer(json!("Twenty clubs.")));
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0]["logprobs"], json!(true));
+    assert_eq!(bodies[0]["top_logprobs"], json!(20));
+    let asked_alone = contents(&bodies[1]).join("\n");
+    assert!(
+        asked_alone.contains("None of the functions does what the request asks"),
+        "{asked_alone}"
+    );
+    let error = asked.attempts[0].error().expect("the call was rejected");
+    let forced = error
+        .violations()
+        .iter()
+        .find_map(|v| match v.kind() {
+            ViolationKind::ForcedCall { tool, percent } => Some((tool.clone(), *percent)),
+            _ => None,
+        })
+        .expect("a forced call");
+    assert_eq!(forced, ("sports_get_standings".to_owned(), 0));
+    assert_eq!(asked.attempts[0].raw(), CALL);
+}
+
+#[tokio::test]
+async fn a_call_the_model_chose_is_taken() {
+    let (server, provider) = openai(vec![with_tokens(CALL, CHOSEN)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonSchema);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the call");
+    let Choice::Calls(calls) = &asked.value else {
+        panic!("a call: {:?}", asked.value)
+    };
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].name(), "sports.get_standings");
+    assert_eq!(bodies(&server).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_forced_call_on_the_last_attempt_is_taken() {
+    // With no attempt left to ask for the answer, the call is all there is.
+    let (_server, provider) = openai(vec![with_tokens(CALL, FORCED)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonSchema).max_attempts(1);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the call");
+    assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+}
+
+#[tokio::test]
+async fn without_the_grammar_no_token_choices_are_asked_for() {
+    for mode in [Mode::JsonObject, Mode::Prompt] {
+        let (server, provider) = openai(vec![chat(
+            r#"{"name": "sports_get_standings", "arguments": {"league": "Serie A", "season": "2024-25"}}"#,
+        )])
+        .await;
+        let agent = Agent::new(provider).mode(mode);
+        agent
+            .ask_tools(&sports(), REQUEST)
+            .answered()
+            .await
+            .expect("the call");
+        let body = &bodies(&server).await[0];
+        assert!(body.get("logprobs").is_none(), "{mode}: {body}");
+        assert!(body.get("top_logprobs").is_none(), "{mode}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_rejects_logprobs_is_asked_again_without_it_and_never_again() {
+    let rejected = wiremock::ResponseTemplate::new(400).set_body_json(json!({
+        "error": {"message": "logprobs is not supported with this model", "type": "invalid_request_error"}
+    }));
+    let (server, provider) = openai(vec![rejected, chat(CALL), chat(CALL)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonSchema);
+    for _ in 0..2 {
+        let asked = agent
+            .ask_tools(&sports(), REQUEST)
+            .answered()
+            .await
+            .expect("the call");
+        assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+    }
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 3);
+    assert_eq!(bodies[0]["logprobs"], json!(true));
+    assert!(bodies[1].get("logprobs").is_none(), "{}", bodies[1]);
+    assert!(bodies[2].get("logprobs").is_none(), "{}", bodies[2]);
+}
+
+#[tokio::test]
+async fn another_bad_request_is_not_sent_again() {
+    let rejected = wiremock::ResponseTemplate::new(400)
+        .set_body_json(json!({"error": {"message": "messages: too long"}}));
+    let (server, provider) = openai(vec![rejected, chat(CALL)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonSchema);
+    let error = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect_err("the server's error");
+    assert!(error.to_string().contains("400"), "{error}");
+    assert_eq!(bodies(&server).await.len(), 1);
+}

@@ -456,13 +456,15 @@ pub enum ViolationKind {
     /// where the call holds values and none the user wrote (`values`: the first few of
     /// them); the answer is then kept (`FixKind::AnswerKept`).
     Unstated { values: Vec<String> },
-    /// A call of a union with an answer written under the schema's grammar, whose
+    /// A call of a union with an answer, the first reply under the schema's grammar, whose
     /// function's name the model would not have written: where the reply names the
-    /// function, the names of the union's functions had `percent` % of its likelihood
-    /// together (less than 10 %), as the server reported it before the grammar, and the
-    /// grammar allowed nothing else. Asked "Who composed The Four Seasons?" beside
-    /// `music.play`, a 0.5B model's own next words were "The", and the grammar made them
-    /// `music_play`. The model is then asked for its answer alone.
+    /// function, the union's function names had `percent` % (less than 10 %) of the
+    /// likelihood the server reported for the alternatives that decide, and the grammar
+    /// allowed nothing else there. Servers that report the model's likelihoods before
+    /// the grammar (llama.cpp, vLLM) show this; one that reports them after shows the
+    /// names with all of it. Asked "Who composed The Four Seasons?" beside `music.play`,
+    /// a 0.5B model's likeliest token there was `The`, and the grammar made it `music`.
+    /// The model is then asked for its answer alone.
     ForcedCall { tool: String, percent: u8 },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.

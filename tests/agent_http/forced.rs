@@ -109,9 +109,10 @@ async fn a_call_the_model_chose_is_taken() {
 }
 
 #[tokio::test]
-async fn a_forced_call_on_the_last_attempt_is_taken() {
-    // With no attempt left to ask for the answer, the call is all there is.
-    let (_server, provider) = openai(vec![with_tokens(CALL, FORCED)]).await;
+async fn no_token_choices_are_asked_for_where_the_call_would_be_all_there_is() {
+    // With no attempt left to ask for the answer, the call is all there is: its tokens
+    // are not asked for, and it is taken.
+    let (server, provider) = openai(vec![with_tokens(CALL, FORCED)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema).max_attempts(1);
     let asked = agent
         .ask_tools(&sports(), REQUEST)
@@ -119,6 +120,32 @@ async fn a_forced_call_on_the_last_attempt_is_taken() {
         .await
         .expect("the call");
     assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+    assert!(bodies(&server).await[0].get("logprobs").is_none());
+}
+
+#[tokio::test]
+async fn a_repair_under_the_grammar_is_not_read_for_a_forced_call() {
+    // The second attempt mends the first's call: the model may be writing the call it
+    // chose under the name the grammar holds, so its tokens are neither asked for nor
+    // read, and the call is taken.
+    let missing_season =
+        r#"{"value": {"name": "sports_get_standings", "arguments": {"league": "Serie A"}}}"#;
+    let (server, provider) = openai(vec![
+        with_tokens(missing_season, CHOSEN),
+        with_tokens(CALL, FORCED),
+    ])
+    .await;
+    let agent = Agent::new(provider).mode(Mode::JsonSchema);
+    let asked = agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the call");
+    assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0]["logprobs"], json!(true));
+    assert!(bodies[1].get("logprobs").is_none(), "{}", bodies[1]);
 }
 
 #[tokio::test]
@@ -142,31 +169,37 @@ async fn without_the_grammar_no_token_choices_are_asked_for() {
 
 #[tokio::test]
 async fn a_server_that_rejects_logprobs_is_asked_again_without_it_and_never_again() {
-    let rejected = wiremock::ResponseTemplate::new(400).set_body_json(json!({
-        "error": {"message": "logprobs is not supported with this model", "type": "invalid_request_error"}
-    }));
-    let (server, provider) = openai(vec![rejected, chat(CALL), chat(CALL)]).await;
-    let agent = Agent::new(provider).mode(Mode::JsonSchema);
-    for _ in 0..2 {
-        let asked = agent
-            .ask_tools(&sports(), REQUEST)
-            .answered()
-            .await
-            .expect("the call");
-        assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+    for status in [400, 422] {
+        let rejected = wiremock::ResponseTemplate::new(status).set_body_json(json!({
+            "error": {"message": "logprobs is not supported with this model"}
+        }));
+        let (server, provider) = openai(vec![rejected, chat(CALL), chat(CALL)]).await;
+        let agent = Agent::new(provider).mode(Mode::JsonSchema);
+        for _ in 0..2 {
+            let asked = agent
+                .ask_tools(&sports(), REQUEST)
+                .answered()
+                .await
+                .expect("the call");
+            assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
+        }
+        let bodies = bodies(&server).await;
+        assert_eq!(bodies.len(), 3, "{status}");
+        assert_eq!(bodies[0]["logprobs"], json!(true));
+        assert!(bodies[1].get("logprobs").is_none(), "{}", bodies[1]);
+        assert!(bodies[2].get("logprobs").is_none(), "{}", bodies[2]);
     }
-    let bodies = bodies(&server).await;
-    assert_eq!(bodies.len(), 3);
-    assert_eq!(bodies[0]["logprobs"], json!(true));
-    assert!(bodies[1].get("logprobs").is_none(), "{}", bodies[1]);
-    assert!(bodies[2].get("logprobs").is_none(), "{}", bodies[2]);
 }
 
 #[tokio::test]
-async fn another_bad_request_is_not_sent_again() {
-    let rejected = wiremock::ResponseTemplate::new(400)
-        .set_body_json(json!({"error": {"message": "messages: too long"}}));
-    let (server, provider) = openai(vec![rejected, chat(CALL)]).await;
+async fn a_request_refused_without_logprobs_too_is_the_server_s_error() {
+    // Refused again without them, the request was bad for another reason: the error is
+    // the server's, and the next ask asks for the token choices again.
+    let bad = || {
+        wiremock::ResponseTemplate::new(400)
+            .set_body_json(json!({"error": {"message": "messages: too long"}}))
+    };
+    let (server, provider) = openai(vec![bad(), bad(), chat(CALL)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema);
     let error = agent
         .ask_tools(&sports(), REQUEST)
@@ -174,5 +207,13 @@ async fn another_bad_request_is_not_sent_again() {
         .await
         .expect_err("the server's error");
     assert!(error.to_string().contains("400"), "{error}");
-    assert_eq!(bodies(&server).await.len(), 1);
+    agent
+        .ask_tools(&sports(), REQUEST)
+        .answered()
+        .await
+        .expect("the call");
+    let bodies = bodies(&server).await;
+    assert_eq!(bodies.len(), 3);
+    assert!(bodies[1].get("logprobs").is_none(), "{}", bodies[1]);
+    assert_eq!(bodies[2]["logprobs"], json!(true));
 }

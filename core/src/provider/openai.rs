@@ -30,14 +30,14 @@ pub struct OpenAi {
     api_key: Secret,
     client: reqwest::Client,
     /// Set once the server rejected `logprobs`: later requests leave it out.
-    no_logprobs: Flag,
+    no_logprobs: LogprobsRejected,
 }
 
-/// A flag shared by the clones of a provider.
+/// Whether the server rejected `logprobs`, shared by the clones of a provider.
 #[derive(Debug, Clone, Default)]
-struct Flag(Arc<AtomicBool>);
+struct LogprobsRejected(Arc<AtomicBool>);
 
-impl Flag {
+impl LogprobsRejected {
     fn get(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
@@ -55,7 +55,7 @@ impl OpenAi {
             model: model.into(),
             api_key: Secret::default(),
             client: client(Duration::from_secs(120)),
-            no_logprobs: Flag::default(),
+            no_logprobs: LogprobsRejected::default(),
         }
     }
 
@@ -91,14 +91,20 @@ impl OpenAi {
         &self.model
     }
 
-    async fn post(&self, request: &Request) -> Result<Reply, ProviderError> {
+    /// Sends `request`, with its token choices where `logprobs`.
+    async fn post(&self, request: &Request, logprobs: bool) -> Result<Reply, ProviderError> {
         let mut http = self
             .client
             .post(format!("{}/chat/completions", self.base_url));
         if !self.api_key.expose().is_empty() {
             http = http.bearer_auth(self.api_key.expose());
         }
-        exchange(http, &self.body(request), &self.api_key, reply).await
+        let mut body = self.body(request);
+        if !logprobs && let Value::Object(fields) = &mut body {
+            fields.remove("logprobs");
+            fields.remove("top_logprobs");
+        }
+        exchange(http, &body, &self.api_key, reply).await
     }
 
     /// The request body for a request: what is sent, exactly.
@@ -311,16 +317,19 @@ impl Provider for OpenAi {
         crate::Dialect::OpenAiStrict
     }
 
-    /// A server that rejects `logprobs` (some models do) is asked again without it, and
-    /// is not sent it again: the token choices only inform the library's checks.
+    /// A request that asked for token choices and was refused as bad (400 or 422: some
+    /// models take no `logprobs`, some servers fewer `top_logprobs`) is sent again
+    /// without them, once; where that one is answered, the provider leaves them out from
+    /// then on. The token choices only inform the library's checks.
     async fn complete(&self, request: &Request) -> Result<Reply, ProviderError> {
         let sent_logprobs = request.token_choices.is_some() && !self.no_logprobs.get();
-        match self.post(request).await {
+        match self.post(request, sent_logprobs).await {
             Err(ProviderError::Http {
-                status: 400, body, ..
-            }) if sent_logprobs && body.contains("logprobs") => {
+                status: 400 | 422, ..
+            }) if sent_logprobs => {
+                let reply = self.post(request, false).await?;
                 self.no_logprobs.set();
-                self.post(request).await
+                Ok(reply)
             }
             other => other,
         }

@@ -436,7 +436,7 @@ impl<P: Provider> Agent<P> {
             })
             .and_then(|(values, fixes)| {
                 let doubted = self
-                    .forced(ask, run, &reply, &values)
+                    .forced(ask, run, mode, &reply, &values)
                     .or_else(|| self.ungrounded(ask, run, &values, cut, &fixes));
                 match doubted {
                     Some(error) => {

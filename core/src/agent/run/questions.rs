@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::state::Run;
 use super::{Agent, Question, whole_only_as_read};
-use crate::agent::{doubts, forced};
+use crate::agent::{conversation, doubts, forced};
 use crate::provider::{Mode, Provider, Reply};
 use crate::repair::Fix;
 use crate::{Error, Violation, ViolationKind};
@@ -58,25 +58,24 @@ impl<P: Provider> Agent<P> {
     }
 
     /// The error of a reply whose call's function the schema's grammar chose, not the
-    /// model ([`ViolationKind::ForcedCall`], see `forced`): its one value a call of a
-    /// union with an answer, where the server reported the model's likeliest tokens and
-    /// the function names had less than [`forced::LEAST_SHARE`] of its likelihood where
-    /// the reply names the function. Not on the last attempt, where the call is all there
-    /// is, and not where no question is asked ([`Agent::questions_asked`]).
+    /// model ([`ViolationKind::ForcedCall`], see `forced`): its one value a call, where
+    /// its tokens were asked for ([`Agent::asks_token_choices`]), the server reported them,
+    /// and the function names had less than [`forced::LEAST_SHARE`] of the model's
+    /// likelihood where the reply names the function.
     pub(super) fn forced(
         &self,
         ask: &Question<'_>,
         run: &Run,
+        mode: Mode,
         reply: &Reply,
         values: &[Value],
     ) -> Option<Error> {
-        let target = run.target(ask);
-        let last = run.attempted() + 1 >= self.max_attempts;
-        if last || !self.questions_asked(run) || target.union.is_none() || !target.has_answer() {
+        if !self.asks_token_choices(ask, run, mode) {
             return None;
         }
         let [call] = values else { return None };
         let tool = call.get("name").and_then(Value::as_str)?;
+        let target = run.target(ask);
         let names: Vec<&str> = target.tool_names().map(|(shown, _)| shown).collect();
         let share = forced::share_of_names(&reply.text, &reply.tokens, &names)?;
         (share < forced::LEAST_SHARE).then(|| {
@@ -89,11 +88,17 @@ impl<P: Provider> Agent<P> {
         })
     }
 
-    /// Whether the reply's tokens are asked for in `mode`: under the grammar of a union
-    /// with an answer, where questions are asked, for [`Agent::forced`].
+    /// Whether the reply's tokens are asked for in `mode`, for [`Agent::forced`]: under
+    /// the grammar of a union with an answer, where questions are asked, on the ask's
+    /// first attempt (as measured: a repair may write under the grammar's name a call the
+    /// model chose in prose) and before any tool's results, and not where it is the last
+    /// (the call is then all there is).
     pub(super) fn asks_token_choices(&self, ask: &Question<'_>, run: &Run, mode: Mode) -> bool {
         let target = run.target(ask);
         mode == Mode::JsonSchema
+            && run.attempted() == 0
+            && self.max_attempts > 1
+            && !conversation::results_in(ask.history)
             && self.questions_asked(run)
             && target.union.is_some()
             && target.has_answer()

@@ -5,8 +5,9 @@
 //! alone is asked for. A server that rejects `logprobs` is asked again without it.
 
 use serde_json::{Value, json};
-use toolschema::provider::Mode;
-use toolschema::{Agent, Choice, ViolationKind};
+use toolschema::agent::Answered;
+use toolschema::provider::{Mode, OpenAi};
+use toolschema::{Agent, AskError, Choice, ViolationKind};
 
 use crate::copied_example::sports;
 use crate::server::{bodies, chat, contents, openai};
@@ -50,6 +51,11 @@ fn with_tokens(content: &str, at_name: &[(&str, f64)]) -> wiremock::ResponseTemp
     }))
 }
 
+/// `REQUEST` asked beside the sports tools.
+async fn ask(agent: &Agent<OpenAi>) -> Result<Answered<Choice>, AskError> {
+    agent.ask_tools(&sports(), REQUEST).answered().await
+}
+
 /// The model's own next words were the request's: `How` where the name goes.
 const FORCED: &[(&str, f64)] = &[("How", -0.05), ("Serie", -3.5), ("sports", -9.0)];
 /// The model chose the name.
@@ -63,11 +69,7 @@ async fn a_call_the_grammar_chose_has_the_answer_asked_for_alone() {
     ])
     .await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema);
-    let asked = agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect("the answer");
+    let asked = ask(&agent).await.expect("the answer");
     assert_eq!(asked.value, Choice::Answer(json!("Twenty clubs.")));
     let bodies = bodies(&server).await;
     assert_eq!(bodies.len(), 2);
@@ -95,11 +97,7 @@ async fn a_call_the_grammar_chose_has_the_answer_asked_for_alone() {
 async fn a_call_the_model_chose_is_taken() {
     let (server, provider) = openai(vec![with_tokens(CALL, CHOSEN)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema);
-    let asked = agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect("the call");
+    let asked = ask(&agent).await.expect("the call");
     let Choice::Calls(calls) = &asked.value else {
         panic!("a call: {:?}", asked.value)
     };
@@ -114,11 +112,7 @@ async fn no_token_choices_are_asked_for_where_the_call_would_be_all_there_is() {
     // are not asked for, and it is taken.
     let (server, provider) = openai(vec![with_tokens(CALL, FORCED)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema).max_attempts(1);
-    let asked = agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect("the call");
+    let asked = ask(&agent).await.expect("the call");
     assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
     assert!(bodies(&server).await[0].get("logprobs").is_none());
 }
@@ -136,11 +130,7 @@ async fn a_repair_under_the_grammar_is_not_read_for_a_forced_call() {
     ])
     .await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema);
-    let asked = agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect("the call");
+    let asked = ask(&agent).await.expect("the call");
     assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
     let bodies = bodies(&server).await;
     assert_eq!(bodies.len(), 2);
@@ -156,11 +146,7 @@ async fn without_the_grammar_no_token_choices_are_asked_for() {
         )])
         .await;
         let agent = Agent::new(provider).mode(mode);
-        agent
-            .ask_tools(&sports(), REQUEST)
-            .answered()
-            .await
-            .expect("the call");
+        ask(&agent).await.expect("the call");
         let body = &bodies(&server).await[0];
         assert!(body.get("logprobs").is_none(), "{mode}: {body}");
         assert!(body.get("top_logprobs").is_none(), "{mode}: {body}");
@@ -176,11 +162,7 @@ async fn a_server_that_rejects_logprobs_is_asked_again_without_it_and_never_agai
         let (server, provider) = openai(vec![rejected, chat(CALL), chat(CALL)]).await;
         let agent = Agent::new(provider).mode(Mode::JsonSchema);
         for _ in 0..2 {
-            let asked = agent
-                .ask_tools(&sports(), REQUEST)
-                .answered()
-                .await
-                .expect("the call");
+            let asked = ask(&agent).await.expect("the call");
             assert!(matches!(asked.value, Choice::Calls(_)), "{:?}", asked.value);
         }
         let bodies = bodies(&server).await;
@@ -201,17 +183,9 @@ async fn a_request_refused_without_logprobs_too_is_the_server_s_error() {
     };
     let (server, provider) = openai(vec![bad(), bad(), chat(CALL)]).await;
     let agent = Agent::new(provider).mode(Mode::JsonSchema);
-    let error = agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect_err("the server's error");
+    let error = ask(&agent).await.expect_err("the server's error");
     assert!(error.to_string().contains("400"), "{error}");
-    agent
-        .ask_tools(&sports(), REQUEST)
-        .answered()
-        .await
-        .expect("the call");
+    ask(&agent).await.expect("the call");
     let bodies = bodies(&server).await;
     assert_eq!(bodies.len(), 3);
     assert!(bodies[1].get("logprobs").is_none(), "{}", bodies[1]);

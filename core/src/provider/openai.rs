@@ -99,16 +99,22 @@ impl OpenAi {
         if !self.api_key.expose().is_empty() {
             http = http.bearer_auth(self.api_key.expose());
         }
-        let mut body = self.body(request);
-        if !logprobs && let Value::Object(fields) = &mut body {
-            fields.remove("logprobs");
-            fields.remove("top_logprobs");
-        }
-        exchange(http, &body, &self.api_key, reply).await
+        exchange(
+            http,
+            &self.body_with(request, logprobs),
+            &self.api_key,
+            reply,
+        )
+        .await
     }
 
     /// The request body for a request: what is sent, exactly.
     pub fn body(&self, request: &Request) -> Value {
+        self.body_with(request, !self.no_logprobs.get())
+    }
+
+    /// The request body, with the request's token choices where `logprobs`.
+    fn body_with(&self, request: &Request, logprobs: bool) -> Value {
         let mut body = Map::new();
         body.insert("model".into(), json!(self.model));
         body.insert(
@@ -121,7 +127,7 @@ impl OpenAi {
         if let Some(n) = request.max_tokens {
             body.insert("max_tokens".into(), json!(n));
         }
-        if let Some(n) = request.token_choices.filter(|_| !self.no_logprobs.get()) {
+        if let Some(n) = request.token_choices.filter(|_| logprobs) {
             body.insert("logprobs".into(), json!(true));
             body.insert("top_logprobs".into(), json!(n.min(20)));
         }

@@ -1,8 +1,9 @@
-//! A union of tools whose replies say that none of its functions fits: a call, by a
-//! function's name, of a function the union lacks and resembles none, once; or two signs
-//! of other kinds (a value written where the name goes, a call made of nothing the user
-//! wrote). The model is then asked for its answer alone, in every mode; one sign of the
-//! other kinds is a slip like any other, sent back and fixed.
+//! A union of tools whose replies say that none of its functions fits: once, a call of a
+//! function the union lacks and resembles none, by a function's name or by a value written
+//! where the name goes, with arguments that are no tool's; or two signs of other kinds (a
+//! value where the name goes with no arguments, a call made of nothing the user wrote).
+//! The model is then asked for its answer alone, in every mode; one sign of the other
+//! kinds is a slip like any other, sent back and fixed.
 
 use std::sync::{Arc, Mutex};
 
@@ -39,9 +40,13 @@ fn tools() -> Toolset {
 const REQUEST: &str = "Translate 'good morning' into Portuguese.";
 /// A function the union lacks, named as functions are.
 const INVENTED: &str = r#"{"name": "translateGoodMorning", "arguments": {"text": "good morning"}}"#;
-/// A value of the request where the name goes: a function the union lacks, but not named
-/// as one.
-const VALUE_AS_NAME: &str = r#"{"name": "Good Morning", "arguments": {"text": "good morning"}}"#;
+/// A value of the request where the name goes, with an argument no tool takes: a call of
+/// none of the union's functions.
+const VALUE_CALLING_NONE: &str =
+    r#"{"name": "Good Morning", "arguments": {"text": "good morning"}}"#;
+/// A value of the request where the name goes, with no arguments: a function the union
+/// lacks, but neither named as one nor called with its arguments.
+const VALUE_AS_NAME: &str = r#"{"name": "Good Morning", "arguments": {}}"#;
 const PLACEHOLDERS: &str = r#"{"name": "geography_get_country_info", "arguments": {"country": "text", "fields": ["capital"]}}"#;
 const ASKED: &str = "None of the functions does what the request asks, so answer it yourself";
 
@@ -61,14 +66,16 @@ pub fn agent<P: Provider>(provider: P, mode: Mode) -> (Agent<P>, Arc<Mutex<Vec<S
 
 #[tokio::test]
 async fn a_function_the_union_lacks_named_once_asks_for_the_answer() {
-    for mode in [
+    for (mode, first) in [
         Mode::Prompt,
         Mode::JsonObject,
         Mode::JsonSchema,
         Mode::Tools,
-    ] {
-        let (server, provider) =
-            openai(vec![chat(INVENTED), chat(r#"{"answer": "Bom dia."}"#)]).await;
+    ]
+    .into_iter()
+    .flat_map(|mode| [(mode, INVENTED), (mode, VALUE_CALLING_NONE)])
+    {
+        let (server, provider) = openai(vec![chat(first), chat(r#"{"answer": "Bom dia."}"#)]).await;
         let (agent, events) = agent(provider, mode);
         let choice = agent.ask_tools(&tools(), REQUEST).await.expect("an answer");
         assert_eq!(choice, Choice::Answer(json!("Bom dia.")), "{mode}");

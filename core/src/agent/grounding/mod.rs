@@ -520,6 +520,21 @@ pub(super) fn names_a_missing_function<'a>(
             .is_some_and(names_a_function)
 }
 
+/// Whether a call writes, where the function's name goes, something that is no function's
+/// name and is not named as functions are ([`names_a_function`]): a value or an answer
+/// (`Road Trip`, `Jupiter`, `BMI calculation algorithm`). What it says of the union's
+/// functions is for its arguments to tell (see `doubts`).
+pub(super) fn names_a_value<'a>(
+    value: &Value,
+    tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> bool {
+    invented(value, tools).is_some()
+        && value
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|name| !names_a_function(name))
+}
+
 #[cfg(test)]
 mod copied_tests;
 #[cfg(test)]

@@ -40,13 +40,9 @@ fn tools() -> Toolset {
 const REQUEST: &str = "Translate 'good morning' into Portuguese.";
 /// A function the union lacks, named as functions are.
 const INVENTED: &str = r#"{"name": "translateGoodMorning", "arguments": {"text": "good morning"}}"#;
-/// A value of the request where the name goes, with an argument no tool takes: a call of
-/// none of the union's functions.
-const VALUE_CALLING_NONE: &str =
-    r#"{"name": "Good Morning", "arguments": {"text": "good morning"}}"#;
-/// A value of the request where the name goes, with no arguments: a function the union
-/// lacks, but neither named as one nor called with its arguments.
-const VALUE_AS_NAME: &str = r#"{"name": "Good Morning", "arguments": {}}"#;
+/// A value of the request where the name goes: a function the union lacks, but not named
+/// as one (and the request is a command, not a question).
+const VALUE_AS_NAME: &str = r#"{"name": "Good Morning", "arguments": {"text": "good morning"}}"#;
 const PLACEHOLDERS: &str = r#"{"name": "geography_get_country_info", "arguments": {"country": "text", "fields": ["capital"]}}"#;
 const ASKED: &str = "None of the functions does what the request asks, so answer it yourself";
 
@@ -66,16 +62,14 @@ pub fn agent<P: Provider>(provider: P, mode: Mode) -> (Agent<P>, Arc<Mutex<Vec<S
 
 #[tokio::test]
 async fn a_function_the_union_lacks_named_once_asks_for_the_answer() {
-    for (mode, first) in [
+    for mode in [
         Mode::Prompt,
         Mode::JsonObject,
         Mode::JsonSchema,
         Mode::Tools,
-    ]
-    .into_iter()
-    .flat_map(|mode| [(mode, INVENTED), (mode, VALUE_CALLING_NONE)])
-    {
-        let (server, provider) = openai(vec![chat(first), chat(r#"{"answer": "Bom dia."}"#)]).await;
+    ] {
+        let (server, provider) =
+            openai(vec![chat(INVENTED), chat(r#"{"answer": "Bom dia."}"#)]).await;
         let (agent, events) = agent(provider, mode);
         let choice = agent.ask_tools(&tools(), REQUEST).await.expect("an answer");
         assert_eq!(choice, Choice::Answer(json!("Bom dia.")), "{mode}");
@@ -207,6 +201,63 @@ async fn the_answer_alone_after_native_results_carries_them_as_text() {
     assert!(!second.contains("\"tool_use\""), "{second}");
     assert!(!second.contains("\"tool_result\""), "{second}");
     assert!(second.contains("capital: Santiago"), "{second}");
+}
+
+/// A question no tool answers, and the answer written where the name goes.
+const QUESTION: &str = "Which country has the most speakers of Portuguese?";
+const ANSWER_AS_NAME: &str = r#"{"name": "Brazil", "arguments": {"speakers": 214000000}}"#;
+
+#[tokio::test]
+async fn an_answer_written_as_the_name_beside_arguments_no_tool_takes_asks_for_the_answer() {
+    for mode in [
+        Mode::Prompt,
+        Mode::JsonObject,
+        Mode::JsonSchema,
+        Mode::Tools,
+    ] {
+        let (server, provider) =
+            openai(vec![chat(ANSWER_AS_NAME), chat(r#"{"answer": "Brazil."}"#)]).await;
+        let (agent, events) = agent(provider, mode);
+        let choice = agent
+            .ask_tools(&tools(), QUESTION)
+            .await
+            .expect("an answer");
+        assert_eq!(choice, Choice::Answer(json!("Brazil.")), "{mode}");
+        let bodies: Vec<Value> = bodies(&server).await;
+        let second = contents(&bodies[1]);
+        assert!(second[0].starts_with(ASKED), "{mode}: {}", second[0]);
+        assert_eq!(second[1..], [QUESTION], "{mode}");
+        assert_eq!(
+            *events.lock().unwrap(),
+            ["after attempt 1, the replies say no function fits: asking for the answer"],
+            "{mode}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_value_written_as_the_name_to_a_command_or_beside_a_tools_argument_is_sent_back() {
+    let fixed = r#"{"name": "geography_get_country_info", "arguments": {"country": "Brazil"}}"#;
+    for (request, first) in [
+        // A command: the same reply as above, sent back as a slip.
+        ("Show me the facts about Brazil.", ANSWER_AS_NAME),
+        // A question, but beside an argument of a tool (in another case).
+        (
+            "What are the languages of Brazil?",
+            r#"{"name": "Brazil", "arguments": {"Country": "Brazil"}}"#,
+        ),
+    ] {
+        let (server, provider) = openai(vec![chat(first), chat(fixed)]).await;
+        let (agent, events) = agent(provider, Mode::Prompt);
+        let choice = agent.ask_tools(&tools(), request).await.expect("a call");
+        let Choice::Calls(calls) = choice else {
+            panic!("{request}: a call")
+        };
+        assert_eq!(calls[0].name(), "geography.get_country_info", "{request}");
+        assert!(events.lock().unwrap().is_empty(), "{request}");
+        let second = contents(&bodies(&server).await[1]);
+        assert!(!second[0].starts_with(ASKED), "{request}: {}", second[0]);
+    }
 }
 
 #[tokio::test]

@@ -279,11 +279,11 @@ async fn the_violations_have_kinds_of_their_own() {
 
 #[tokio::test]
 async fn a_call_of_a_function_that_does_not_exist_is_told_it_may_answer() {
-    // A value where the name goes, with no arguments: one such reply is sent back (a
-    // function's name the union lacks, or a value beside arguments no tool takes, has the
-    // answer asked for at once: see `no_function_fits.rs`).
+    // A value where the name goes, to a command: one such reply is sent back (a function's
+    // name the union lacks has the answer asked for at once, as has a value beside
+    // arguments no tool takes to a question: see `no_function_fits.rs`).
     let (server, provider) = openai(vec![
-        chat(r#"{"name": "Good Morning", "arguments": {}}"#),
+        chat(r#"{"name": "Good Morning", "arguments": {"text": "good morning"}}"#),
         chat(r#"{"answer": "Bom dia."}"#),
     ])
     .await;

@@ -45,8 +45,9 @@ pub(super) struct Doubts {
     pub invented: bool,
     /// Each of its calls called none of the union's functions ([`calls_none`]): it named,
     /// as functions are named, a function that is none of the union's and resembles none,
-    /// with arguments that are not those of one of the union's tools; or it wrote a value
-    /// where the name goes, with arguments no tool takes.
+    /// with arguments that are not those of one of the union's tools; or, to a request
+    /// that asks to know something, it wrote a value where the name goes, with arguments
+    /// no tool takes.
     pub missing: bool,
     /// It called a function with none of the values the user wrote
     /// ([`ViolationKind::Ungrounded`], [`ViolationKind::CopiedExample`]).
@@ -66,13 +67,15 @@ pub(super) struct Doubts {
 }
 
 impl Doubts {
-    /// The doubts of a reply: its text as read (`raw`), and the error it was rejected with.
-    pub fn of(target: &Target, raw: &str, error: &Error) -> Self {
+    /// The doubts of a reply to `target`, asked in `ask`: its text as read (`raw`), and
+    /// the error it was rejected with.
+    pub fn of(target: &Target, ask: &Question<'_>, raw: &str, error: &Error) -> Self {
         if target.union.is_none() || !target.has_answer() {
             return Doubts::default();
         }
         let tools: Vec<(&str, &str)> = target.tool_names().collect();
         let calls = calls_in(raw);
+        let asks_to_know = conversation_of(ask).asks_to_know();
         Doubts {
             invented: calls
                 .iter()
@@ -80,7 +83,7 @@ impl Doubts {
             missing: !calls.is_empty()
                 && calls
                     .iter()
-                    .all(|call| calls_none(target, call, tools.iter().copied())),
+                    .all(|call| calls_none(target, asks_to_know, call, tools.iter().copied())),
             ungrounded: rejected_for(error, |kind| {
                 matches!(
                     kind,
@@ -129,37 +132,53 @@ fn rejected_for(error: &Error, is: impl Fn(&ViolationKind) -> bool) -> bool {
 /// - it names, as functions are named, a function that is none of the union's and
 ///   resembles none ([`grounding::names_a_missing_function`]: `cancel_subscription`), and
 ///   its arguments are not those of one of the union's tools ([`arguments_of_a_tool`]);
-/// - or it writes a value or an answer where the name goes ([`grounding::names_a_value`]:
-///   `Jupiter`, `BMI calculation algorithm`), and no tool takes any of its arguments
-///   ([`takes_no_argument_of_a_tool`]). A value beside an argument of a tool (`Road Trip`
-///   with the `tracks` of `music.create_playlist`) is that tool's call with its name
-///   misplaced; a value with no arguments says nothing either way.
+/// - or, where the request asks to know something (`asks_to_know`: "Which planet has the
+///   most moons?", not "Play Kind of Blue"), it writes a value or an answer where the
+///   name goes ([`grounding::names_a_value`]: `Jupiter`, `BMI calculation algorithm`),
+///   and no tool takes any of its arguments ([`takes_no_argument_of_a_tool`]). A value
+///   beside an argument of a tool (`Road Trip` with the `tracks` of
+///   `music.create_playlist`) is that tool's call with its name misplaced; a value with
+///   no arguments, or in reply to a command, says nothing either way.
 ///
-/// In the tool-choice evaluation's last runs (every row, both models), 22 of the 23
-/// replies with a value where the name goes were to requests no tool fits; the other was
-/// `Road Trip` beside `tracks`.
+/// In the tool-choice evaluation's runs at `53c29f6` (every row, both models), 22 of the
+/// 23 replies with a value where the name goes were to requests no tool fits; the other
+/// was `Road Trip` beside `tracks`, to a command.
 fn calls_none<'a>(
     target: &Target,
+    asks_to_know: bool,
     call: &Value,
     tools: impl IntoIterator<Item = (&'a str, &'a str)> + Clone,
 ) -> bool {
     (grounding::names_a_missing_function(call, tools.clone()) && !arguments_of_a_tool(target, call))
-        || (grounding::names_a_value(call, tools) && takes_no_argument_of_a_tool(target, call))
+        || (asks_to_know
+            && grounding::names_a_value(call, tools)
+            && takes_no_argument_of_a_tool(target, call))
 }
 
-/// Whether a call has arguments and none of them is an argument of any of the target's
-/// tools.
+/// Whether a call has arguments and none of them is an argument any of the target's
+/// tools declares ([`grounding::declared_arguments`], names compared in lower case with
+/// their letters and digits only: `weightKg` is `weight_kg`). A tool that declares none
+/// (`{"type": "object"}`) may take any key, so then every argument may be one of its.
 fn takes_no_argument_of_a_tool(target: &Target, call: &Value) -> bool {
     let Some(arguments) = call.get("arguments").and_then(Value::as_object) else {
         return false;
     };
-    let tools: Vec<_> = target.tools().into_iter().flatten().collect();
-    !arguments.is_empty()
-        && arguments.keys().all(|key| {
-            tools
-                .iter()
-                .all(|tool| tool.arguments["properties"].get(key).is_none())
-        })
+    if arguments.is_empty() {
+        return false;
+    }
+    let Some(declared) = target
+        .tools()
+        .into_iter()
+        .flatten()
+        .map(|tool| grounding::declared_arguments(&tool.arguments))
+        .collect::<Option<Vec<Vec<String>>>>()
+    else {
+        return false;
+    };
+    arguments.keys().all(|key| {
+        let key = grounding::plain_key(key);
+        declared.iter().flatten().all(|name| *name != key)
+    })
 }
 
 /// Whether a call's arguments are those of one of the target's tools: each of its keys
@@ -359,7 +378,8 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 }
 
 /// Whether the replies to a union with an answer have said that none of its functions
-/// fits: one called, by a function's name, only functions the union lacks; or two did, each
+/// fits: one called only functions the union lacks ([`calls_none`]: by a function's name,
+/// or by a value where the name goes beside arguments no tool takes); or two did, each
 /// by a call of a function that is none of the union's and resembles none, or by a call
 /// made of nothing the user wrote, in any order; or, to a request that asks to know
 /// something, the model called the tool the request names with none of the user's values
@@ -373,8 +393,10 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// subject with values of its own (`{"city": "London"}` for "Why is the sky blue?"), and
 /// calls it again once told. A function's name that resembles none of the union's, with
 /// arguments that are none of its tools', is the model saying what is missing, and is
-/// taken at its word at once. Any other sign may be a slip (a value of the request written
-/// as the name: `Road Trip`; a tool's arguments under another name), so it is sent back as
+/// taken at its word at once; so is an answer written as the name (`Jupiter` for "Which
+/// planet has the most moons?") beside arguments no tool takes. Any other sign may be a
+/// slip (a value of the request written as the name beside a tool's argument, or to a
+/// command: `Road Trip`; a tool's arguments under another name), so it is sent back as
 /// any other; two say what the model means. A call whose function's name the grammar
 /// chose, where the model would have written something else ([`ViolationKind::ForcedCall`]),
 /// is taken as the model's answer at once: under the grammar, told again, it can only

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::tests::{NONE, music, question};
 use super::{Doubts, no_function_fits, questioned};
 use crate::ViolationKind;
+use crate::agent::run::Question;
 use crate::message::Message;
 
 const UNSTATED: Doubts = Doubts {
@@ -21,16 +22,12 @@ fn set_volume(level: u32) -> Value {
 }
 
 /// The doubts of the reply `calls` questioned with `error`, as the loop reads them.
-fn doubts_of(
-    target: &crate::agent::request::Target,
-    calls: &[Value],
-    error: &crate::Error,
-) -> Doubts {
+fn doubts_of(ask: &Question<'_>, calls: &[Value], error: &crate::Error) -> Doubts {
     let raw = match calls {
         [one] => one.to_string(),
         many => Value::Array(many.to_vec()).to_string(),
     };
-    Doubts::of(target, &raw, error)
+    Doubts::of(ask.target, ask, &raw, error)
 }
 
 #[test]
@@ -45,7 +42,7 @@ fn a_made_up_call_repeated_to_a_question_has_the_answer_asked_for() {
         let ask = question(&target, request);
         let first = [set_volume(100)];
         let error = questioned(&ask, NONE, &first, None, false).expect("first question");
-        let before = doubts_of(&target, &first, &error);
+        let before = doubts_of(&ask, &first, &error);
         assert!(before.unstated, "{request}: {before:?}");
         // The same call again, or another level: made up again either way.
         for again in [set_volume(100), set_volume(60)] {
@@ -56,7 +53,7 @@ fn a_made_up_call_repeated_to_a_question_has_the_answer_asked_for() {
                 matches!(error.violations()[0].kind(), ViolationKind::Unstated { .. }),
                 "{request}: {error:?}"
             );
-            let now = doubts_of(&target, &calls, &error);
+            let now = doubts_of(&ask, &calls, &error);
             assert!(no_function_fits(before, now), "{request}: {now:?}");
         }
     }

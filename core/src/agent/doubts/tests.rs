@@ -49,7 +49,8 @@ fn a_missing_function_named_says_nothing_fits_at_once() {
 fn the_doubts_of_a_reply_tell_a_function_s_name_from_a_value_in_its_place() {
     let target = finance();
     let error = crate::Error::new(Vec::new());
-    let doubts = |raw: &str| Doubts::of(&target, raw, &error);
+    let ask = question(&target, "What is it?");
+    let doubts = |raw: &str| Doubts::of(&target, &ask, raw, &error);
     for named in [
         r#"{"name": "cancel_subscription", "arguments": {}}"#,
         r#"{"name": "getDayOfWeek", "arguments": {"date": "2000-01-01"}}"#,
@@ -294,7 +295,7 @@ fn a_call_of_the_named_tool_with_none_of_the_users_values_is_questioned_once() {
         error.to_string().contains(r#"reply {"answer": …}"#),
         "{error}"
     );
-    let doubts = Doubts::of(&target, &call.to_string(), &error);
+    let doubts = Doubts::of(&target, &ask, &call.to_string(), &error);
     assert!(doubts.unstated && !doubts.ungrounded, "{doubts:?}");
     // Called again to this question, the call is asked after again (see
     // `repeat_tests`); an answer is the model's, which the request's word "volume" would

@@ -535,6 +535,28 @@ pub(super) fn names_a_value<'a>(
             .is_some_and(|name| !names_a_function(name))
 }
 
+/// The names of the arguments a tool's arguments `schema` declares, at its top level or
+/// in the schemas it stands for (`$ref`, `allOf`, `anyOf`, `oneOf`: see
+/// [`unasked::parts`]), each as [`plain_key`] writes it. `None` where none declares any
+/// (`{"type": "object"}`, a `$ref` that leads nowhere): such a tool may take any key.
+pub(super) fn declared_arguments(schema: &Value) -> Option<Vec<String>> {
+    let names: Vec<String> = unasked::parts(schema, schema)
+        .into_iter()
+        .filter_map(|part| part.get("properties").and_then(Value::as_object))
+        .flat_map(|properties| properties.keys().map(|key| plain_key(key)))
+        .collect();
+    (!names.is_empty()).then_some(names)
+}
+
+/// An argument's name in lower case, its letters and digits only: `weightKg`,
+/// `weight_kg` and `Weight-KG` are one name.
+pub(super) fn plain_key(key: &str) -> String {
+    key.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 #[cfg(test)]
 mod copied_tests;
 #[cfg(test)]

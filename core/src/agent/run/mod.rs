@@ -103,7 +103,7 @@ enum Failure {
 
 impl<T> Outcome<T> {
     /// What the attempt came to, as the decision of what follows sees it.
-    fn seen(&self, target: &Target) -> decide::Seen {
+    fn seen(&self, target: &Target, ask: &Question<'_>) -> decide::Seen {
         match self {
             Outcome::Accepted { received, .. } => decide::Seen::Accepted {
                 mode: received.mode,
@@ -117,7 +117,7 @@ impl<T> Outcome<T> {
                 call_as_text: target.sends_tools(received.mode)
                     && read::call_as_text(&received.reply, &received.raw),
                 cut: received.reply.finish == FinishReason::Length,
-                doubts: Doubts::of(target, &received.raw, error),
+                doubts: Doubts::of(target, ask, &received.raw, error),
             },
             Outcome::FallBack { reason, by_server } => decide::Seen::Unfit {
                 reason: reason.clone(),
@@ -265,7 +265,7 @@ impl<P: Provider> Agent<P> {
             if let Some(received) = outcome.received() {
                 run.usage += received.reply.usage;
             }
-            let seen = outcome.seen(run.target(ask));
+            let seen = outcome.seen(run.target(ask), ask);
             let state = decide::State {
                 auto: self.mode == Mode::Auto,
                 modes: &run.modes,

@@ -457,16 +457,9 @@ pub(super) fn invented<'a>(
     let name = value.get("name")?.as_str()?;
     value.get("answer").is_none().then_some(())?;
     let tools: Vec<(&str, &str)> = tools.into_iter().collect();
-    let plain = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>()
-            .to_lowercase()
-    };
-    if tools
-        .iter()
-        .any(|(shown, server)| plain(shown) == plain(name) || plain(server) == plain(name))
-    {
+    if tools.iter().any(|(shown, server)| {
+        plain_key(shown) == plain_key(name) || plain_key(server) == plain_key(name)
+    }) {
         return None;
     }
     // The namespaces of dotted names (`home` of `home.set_lights`) say whose tools they
@@ -513,11 +506,7 @@ pub(super) fn names_a_missing_function<'a>(
     value: &Value,
     tools: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> bool {
-    invented(value, tools).is_some()
-        && value
-            .get("name")
-            .and_then(Value::as_str)
-            .is_some_and(names_a_function)
+    invented_name(value, tools).is_some_and(names_a_function)
 }
 
 /// Whether a call writes, where the function's name goes, something that is no function's
@@ -528,11 +517,16 @@ pub(super) fn names_a_value<'a>(
     value: &Value,
     tools: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> bool {
-    invented(value, tools).is_some()
-        && value
-            .get("name")
-            .and_then(Value::as_str)
-            .is_some_and(|name| !names_a_function(name))
+    invented_name(value, tools).is_some_and(|name| !names_a_function(name))
+}
+
+/// The name a call gives, where it is [`invented`].
+fn invented_name<'v, 'a>(
+    value: &'v Value,
+    tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<&'v str> {
+    invented(value, tools)?;
+    value.get("name")?.as_str()
 }
 
 /// The names of the arguments a tool's arguments `schema` declares, at its top level or

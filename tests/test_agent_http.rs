@@ -87,3 +87,6 @@ mod looped;
 
 #[path = "agent_http/forced.rs"]
 mod forced;
+
+#[path = "agent_http/answer_tool.rs"]
+mod answer_tool;

@@ -90,9 +90,9 @@ async fn a_function_the_union_lacks_named_once_asks_for_the_answer() {
             );
         }
         if mode == Mode::Tools {
-            // The first request offers the tools; the answer alone is asked for as text,
-            // with no tool to call.
-            assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(2));
+            // The first request offers the tools and the answer's; the answer alone is
+            // asked for as text, with no tool to call.
+            assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(3));
             assert!(bodies[1].get("tools").is_none(), "{}", bodies[1]);
             assert!(bodies[1].get("tool_choice").is_none(), "{}", bodies[1]);
         }
@@ -156,7 +156,8 @@ async fn answer_alone_on_anthropic(history: &[Message], prompt: &str) -> Vec<Val
     assert_eq!(events.lock().unwrap().len(), 1);
     let bodies: Vec<Value> = bodies(&server).await;
     assert_eq!(bodies.len(), 2);
-    assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(2));
+    // The two tools, and the answer's.
+    assert_eq!(bodies[0]["tools"].as_array().map(Vec::len), Some(3));
     assert!(bodies[1].get("tools").is_none(), "{}", bodies[1]);
     assert!(bodies[1].get("tool_choice").is_none(), "{}", bodies[1]);
     assert!(

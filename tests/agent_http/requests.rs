@@ -147,7 +147,9 @@ async fn openai_tools_mode_sends_tools_tool_choice_and_tool_results() {
     assert_eq!(bodies.len(), 2);
     // A union with an answer lets the model choose: tool_choice "auto".
     assert_eq!(bodies[0]["tool_choice"], "auto");
-    assert_eq!(bodies[0]["tools"][0]["function"]["name"], "get_weather");
+    // The answer is a tool of its own, listed first.
+    assert_eq!(bodies[0]["tools"][0]["function"]["name"], "answer");
+    assert_eq!(bodies[0]["tools"][1]["function"]["name"], "get_weather");
     // The call and its result go back as OpenAI's assistant tool_calls and tool message.
     let messages = bodies[1]["messages"].as_array().expect("messages");
     assert_eq!(messages[2]["tool_calls"][0]["id"], "call_1");

@@ -117,11 +117,11 @@ async fn openai_tools_mode_sends_mapped_names_and_maps_the_calls_back() {
     assert_eq!(sent.len(), 1);
     assert_eq!(
         names(&sent[0], "/function/name"),
-        ["time_get_current_time", "lights_turn_on"]
+        ["answer", "time_get_current_time", "lights_turn_on"]
     );
     assert_eq!(sent[0]["tool_choice"], "auto");
     assert_eq!(
-        sent[0]["tools"][1],
+        sent[0]["tools"][2],
         json!({
             "type": "function",
             "function": {
@@ -157,7 +157,10 @@ async fn openai_tools_mode_sends_mapped_names_and_maps_the_calls_back() {
             })
         })
         .collect();
-    assert_eq!(sent[0]["tools"], json!(definitions));
+    // `Toolset::definitions` are the tools; the answer's tool comes before them.
+    let sent_tools = sent[0]["tools"].as_array().expect("tools");
+    assert_eq!(sent_tools[0]["function"]["name"], "answer");
+    assert_eq!(json!(sent_tools[1..]), json!(definitions));
     insta::assert_json_snapshot!("run_time_openai_tools", sent[0]);
 }
 
@@ -183,11 +186,11 @@ async fn anthropic_tools_mode_sends_mapped_names_and_maps_the_calls_back() {
     let sent = bodies(&server).await;
     assert_eq!(
         names(&sent[0], "/name"),
-        ["time_get_current_time", "lights_turn_on"]
+        ["answer", "time_get_current_time", "lights_turn_on"]
     );
     assert_eq!(sent[0]["tool_choice"], json!({ "type": "auto" }));
     assert_eq!(
-        sent[0]["tools"][0],
+        sent[0]["tools"][1],
         json!({
             "name": "time_get_current_time",
             "description": "The current time in a time zone.",
@@ -343,7 +346,7 @@ async fn auto_falls_back_down_the_same_chain() {
     let sent = bodies(&server).await;
     assert!(sent[0].get("tools").is_some());
     assert!(sent[1].get("tools").is_none());
-    assert_eq!(sent[2]["tools"][0]["name"], "clock_now");
+    assert_eq!(sent[2]["tools"][1]["name"], "clock_now");
 }
 
 #[tokio::test]

@@ -288,7 +288,8 @@ async fn null_for_an_absent_argument_is_read_as_absent() {
     assert_eq!(agent.metrics().first_try, 1);
     // OpenAI strict mode required the key and allowed null for it.
     let body = &bodies(&server).await[0];
-    let parameters = &body["tools"][0]["function"]["parameters"];
+    // After the answer's tool.
+    let parameters = &body["tools"][1]["function"]["parameters"];
     assert_eq!(parameters["required"], json!(["query", "exact"]));
     assert_eq!(
         parameters["properties"]["exact"]["type"],

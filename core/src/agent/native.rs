@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::read::parse;
 use super::request::{Shaped, Target};
 use crate::Error;
-use crate::error::{Violation, ViolationKind};
+use crate::error::{Violation, ViolationKind, quote};
 use crate::extract::{Candidate, candidates};
 use crate::message::{Arguments, ToolCall};
 use crate::parse::{Parsed, Parser};
@@ -28,7 +28,12 @@ pub(super) fn read_calls(
     let mut fixes = Vec::new();
     let mut violations = Vec::new();
     for (i, call) in calls.iter().enumerate() {
-        match read_call(parser, target, call, shaped) {
+        let read = if several && is_answer(target, call) {
+            Err(answer_beside_calls(call))
+        } else {
+            read_call(parser, target, call, shaped)
+        };
+        match read {
             Ok(parsed) => {
                 values.push(parsed.value);
                 fixes.extend(parsed.fixes);
@@ -58,14 +63,65 @@ fn read_call(
     if target.union.is_none() {
         return parse(parser, target, &arguments_text(&call.arguments), shaped);
     }
+    if is_answer(target, call) {
+        let read = |arguments: Value, fixes: Vec<Fix>| {
+            read_as_answer(parser, target, shaped, arguments, fixes)
+        };
+        return read_arguments(&call.arguments, Vec::new(), read);
+    }
     let (name, fixes) = shown_name(target, call);
     let read = |arguments: Value, fixes: Vec<Fix>| {
         read_as_call(parser, target, shaped, &name, arguments, fixes)
     };
-    match &call.arguments {
+    read_arguments(&call.arguments, fixes, read)
+}
+
+/// The arguments read by `read`: as given, `{}` for none, or of the JSON values written
+/// in their text the first that reads ([`read_text_arguments`]).
+fn read_arguments(
+    arguments: &Arguments,
+    fixes: Vec<Fix>,
+    read: impl Fn(Value, Vec<Fix>) -> Result<Parsed<Value>, Error>,
+) -> Result<Parsed<Value>, Error> {
+    match arguments {
         Arguments::Json(value) => read(value.clone(), fixes),
         Arguments::Text(text) if text.trim().is_empty() => read(Value::Object(Map::new()), fixes),
         Arguments::Text(text) => read_text_arguments(text, fixes, read),
+    }
+}
+
+/// Whether the call is of the tool the union's answer was sent as (see
+/// [`UnionDescription::is_answer_tool`](crate::tool_union::UnionDescription::is_answer_tool)).
+pub(super) fn is_answer(target: &Target, call: &ToolCall) -> bool {
+    target
+        .union
+        .as_ref()
+        .is_some_and(|union| union.is_answer_tool(&call.name))
+}
+
+/// A call of the answer's tool: its arguments are the answer `{"answer": …}`, read with
+/// the lenient parse. Whatever they hold, they are the answer or wrong, never a call.
+fn read_as_answer(
+    parser: &Parser,
+    target: &Target,
+    shaped: &Shaped,
+    arguments: Value,
+    mut fixes: Vec<Fix>,
+) -> Result<Parsed<Value>, Error> {
+    let answer = shaped.restore_answer(arguments);
+    match parse(parser, target, &answer.to_string(), shaped) {
+        Ok(parsed) if parsed.value.get("answer").is_none() => Err(not_the_answer()),
+        Ok(mut parsed) => {
+            fixes.append(&mut parsed.fixes);
+            Ok(Parsed {
+                value: parsed.value,
+                fixes,
+            })
+        }
+        Err(e) => {
+            fixes.extend(e.fixes().iter().cloned());
+            Err(e.with_fixes(fixes))
+        }
     }
 }
 
@@ -186,8 +242,9 @@ pub(super) fn closest(target: &Target, calls: &[ToolCall]) -> Option<Value> {
 
 fn closest_call(target: &Target, call: &ToolCall) -> Value {
     let name = Value::from(target.names().model(&call.name));
+    let answer = is_answer(target, call);
     let value = |arguments: Value| {
-        if target.union.is_none() {
+        if target.union.is_none() || answer {
             return arguments;
         }
         let mut map = Map::new();
@@ -224,6 +281,31 @@ fn arguments_text(arguments: &Arguments) -> String {
         Arguments::Text(text) => text.clone(),
         Arguments::Json(value) => value.to_string(),
     }
+}
+
+/// The error of a call of the answer's tool whose arguments read as a call: never taken.
+fn not_the_answer() -> Error {
+    Error::single(Violation::new(
+        "/arguments",
+        ViolationKind::Invalid {
+            message: "the arguments of the answer's call are the answer {\"answer\": …}, \
+                      not a call"
+                .into(),
+        },
+    ))
+}
+
+/// The error of a call of the answer's tool made beside calls of tools.
+fn answer_beside_calls(call: &ToolCall) -> Error {
+    Error::single(Violation::new(
+        "",
+        ViolationKind::Invalid {
+            message: format!(
+                "{} gives the answer in place of calls, alone; call the tools, or answer",
+                quote(&call.name)
+            ),
+        },
+    ))
 }
 
 /// The error of a call whose reading named another tool: never taken.

@@ -237,15 +237,14 @@ impl Target {
         match mode {
             // Before the tools: in tools mode too, the answer alone is asked for as text.
             _ if self.only_answer.is_some() => self.answer_only_instructions(),
-            Mode::Tools if self.union.is_some() => {
-                let mut text = String::from("Call the tool that fits the request.");
-                if self.has_answer() {
-                    text.push_str(
-                        " If no tool is needed, reply with the answer as {\"answer\": …}.",
-                    );
-                }
-                text
-            }
+            Mode::Tools if self.union.is_some() => match self.answer() {
+                Some(answer) => format!(
+                    "Call the tool that does what the request asks. When none of the other \
+                     tools does, call {} with the answer.",
+                    answer.tool
+                ),
+                None => String::from("Call the tool that fits the request."),
+            },
             Mode::Tools => format!("Call the tool {} with the answer.", self.name),
             // A union of tools: what each does, and when to call rather than answer.
             _ if self.union.is_some() => {
@@ -306,6 +305,15 @@ impl Target {
             Mode::Tools if !self.sends_tools(mode) => {}
             Mode::Tools => match &self.union {
                 Some(union) => {
+                    // The answer first, as a tool of its own: small models call a tool
+                    // far more readily than they leave the tools for text.
+                    if let Some(answer) = union
+                        .answer_definition(dialect)
+                        .map_err(|e| e.to_string())?
+                    {
+                        request.tools.push(answer.spec());
+                        shaped.answer = Some(answer.shaped);
+                    }
                     for tool in union.definitions(dialect).map_err(|e| e.to_string())? {
                         request.tools.push(tool.spec());
                         shaped.tools.push((tool.name, tool.shaped));
@@ -369,7 +377,12 @@ impl Target {
         } else {
             arguments
         };
-        if self.union.is_some() {
+        // The answer's call is written as the answer it gives, `{"answer": …}`.
+        let answer = self
+            .union
+            .as_ref()
+            .is_some_and(|u| u.is_answer_tool(&call.name));
+        if self.union.is_some() && !answer {
             format!(
                 "{{\"name\": {}, \"arguments\": {arguments}}}",
                 json!(call.name)
@@ -389,6 +402,9 @@ pub(crate) struct Shaped {
     whole: Option<DialectSchema>,
     /// The arguments' schema of each tool of a union, by tool name.
     tools: Vec<(String, DialectSchema)>,
+    /// The schema of the answer's tool's arguments, `{"answer": …}`, where the union's
+    /// answer was sent as a tool.
+    answer: Option<DialectSchema>,
 }
 
 impl Shaped {
@@ -405,6 +421,14 @@ impl Shaped {
         match value {
             Value::Array(calls) => calls.into_iter().map(|c| self.restore_call(c)).collect(),
             call => self.restore_call(call),
+        }
+    }
+
+    /// The arguments of a call of the answer's tool, as the strict schema reads them.
+    pub fn restore_answer(&self, arguments: Value) -> Value {
+        match &self.answer {
+            Some(schema) => schema.unwrap(arguments),
+            None => arguments,
         }
     }
 

@@ -27,7 +27,12 @@ use crate::message::{Message, ToolCall};
 pub enum Mode {
     /// The provider's best mode, falling back down its chain when the server rejects one.
     Auto,
-    /// Native tool calling: each tool of a union (or the type itself) is a tool.
+    /// Native tool calling: each tool of a union (or the type itself) is a tool. A
+    /// union's direct answer is one more tool, listed first, named `answer` (or
+    /// `answer_directly` where one of the union's tools has that name), whose arguments
+    /// are the answer `{"answer": …}`: small models call a tool far more readily than they
+    /// leave the tools for text. Its call is read as the answer, and its arguments never
+    /// as a call; an answer written as text is read as well.
     Tools,
     /// A `json_schema` response format: decoding constrained to the schema where the
     /// server supports it.

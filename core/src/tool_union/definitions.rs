@@ -52,23 +52,16 @@ impl UnionDescription {
         let mut out = Vec::with_capacity(self.tools.len());
         let mut errors = Vec::new();
         for tool in &self.tools {
-            match dialect.apply(tool.arguments.clone()) {
-                Ok(shaped) => out.push(ToolDefinition {
-                    name: tool.name.clone(),
-                    original_name: tool.server_name.clone(),
-                    description: tool.description.clone(),
-                    parameters: shaped.schema.clone(),
-                    changes: shaped.changes.clone(),
-                    shaped,
-                }),
-                Err(e) => errors.extend(e.into_violations().into_iter().map(|v| {
-                    Violation::new(
-                        v.pointer(),
-                        ViolationKind::Invalid {
-                            message: format!("tool {}: {}", quote(&tool.server_name), v.kind()),
-                        },
-                    )
-                })),
+            let defined = define(
+                &tool.name,
+                &tool.server_name,
+                tool.description.as_deref(),
+                &tool.arguments,
+                dialect,
+            );
+            match defined {
+                Ok(definition) => out.push(definition),
+                Err(e) => errors.extend(e.into_violations()),
             }
         }
         if errors.is_empty() {
@@ -76,5 +69,66 @@ impl UnionDescription {
         } else {
             Err(Error::new(errors))
         }
+    }
+
+    /// The answer as one more tool, for native tool calling: named
+    /// [`AnswerDescription::tool`](super::AnswerDescription::tool), its arguments the
+    /// answer's alternative `{"answer": …}`. `None` for a union without an answer.
+    pub(crate) fn answer_definition(
+        &self,
+        dialect: Dialect,
+    ) -> Result<Option<ToolDefinition>, Error> {
+        let Some(answer) = &self.answer else {
+            return Ok(None);
+        };
+        define(
+            &answer.tool,
+            &answer.tool,
+            Some(ANSWER_TOOL),
+            &answer.arguments,
+            dialect,
+        )
+        .map(Some)
+    }
+}
+
+/// What the answer's tool is for, as its description says it to the model. Measured in
+/// `examples/eval` (docs/measurements.md): listed first with these words, a small model
+/// answers where none of the other tools fits more often than told to in the system
+/// prompt, and calls the others as often where one fits.
+pub(crate) const ANSWER_TOOL: &str =
+    "Answer the request yourself, when none of the other tools does what it asks.";
+
+/// One tool in `dialect`, or the violations of what the dialect cannot express, each
+/// naming the tool.
+fn define(
+    name: &str,
+    server_name: &str,
+    description: Option<&str>,
+    arguments: &Value,
+    dialect: Dialect,
+) -> Result<ToolDefinition, Error> {
+    match dialect.apply(arguments.clone()) {
+        Ok(shaped) => Ok(ToolDefinition {
+            name: name.to_owned(),
+            original_name: server_name.to_owned(),
+            description: description.map(str::to_owned),
+            parameters: shaped.schema.clone(),
+            changes: shaped.changes.clone(),
+            shaped,
+        }),
+        Err(e) => Err(Error::new(
+            e.into_violations()
+                .into_iter()
+                .map(|v| {
+                    Violation::new(
+                        v.pointer(),
+                        ViolationKind::Invalid {
+                            message: format!("tool {}: {}", quote(server_name), v.kind()),
+                        },
+                    )
+                })
+                .collect(),
+        )),
     }
 }

@@ -50,6 +50,12 @@ pub(crate) struct ToolDescription {
 pub(crate) struct AnswerDescription {
     /// The answer's shape in the compact form, when it is not plain text.
     pub shape: Option<String>,
+    /// The name of the tool that gives the answer where calls are native: `answer`, or
+    /// another where one of the union's tools has that name ([`answer_tool_name`]).
+    pub tool: String,
+    /// The answer's alternative `{"answer": …}` as a JSON Schema: the arguments of that
+    /// tool.
+    pub arguments: Value,
 }
 
 impl UnionDescription {
@@ -57,7 +63,7 @@ impl UnionDescription {
     /// `None` when the schema is no union of tools.
     pub(crate) fn of(schema: &Schema, names: ToolNames) -> Option<Self> {
         let union = ToolUnion::at_root(schema)?;
-        let tools = union
+        let tools: Vec<ToolDescription> = union
             .tools
             .iter()
             .map(|tool| ToolDescription {
@@ -73,6 +79,8 @@ impl UnionDescription {
             let text = node.types == Some(Types::STRING) && node.enumeration.is_none();
             AnswerDescription {
                 shape: (!text).then(|| render::compact::render_node(schema, answer.value)),
+                tool: answer_tool_name(&tools),
+                arguments: schema.part_to_json(answer.alternative),
             }
         });
         Some(UnionDescription {
@@ -87,6 +95,12 @@ impl UnionDescription {
         self.answer.is_some()
     }
 
+    /// The name of the answer's tool, when `name` is it: a call of no tool of the union
+    /// by the name the union's answer takes as a tool ([`AnswerDescription::tool`]).
+    pub(crate) fn is_answer_tool(&self, name: &str) -> bool {
+        self.answer.as_ref().is_some_and(|a| a.tool == name) && self.tool(name).is_none()
+    }
+
     /// The tool either of its names names: as the model is shown it or as its server
     /// spells it.
     pub(crate) fn tool(&self, name: &str) -> Option<&ToolDescription> {
@@ -95,6 +109,23 @@ impl UnionDescription {
             .find(|t| t.name == name)
             .or_else(|| self.tools.iter().find(|t| t.server_name == name))
     }
+}
+
+/// The name the answer takes as a tool: `answer`, unless one of `tools` has that name
+/// (as the model is shown it or as its server spells it), then the first of a few others
+/// that none has.
+fn answer_tool_name(tools: &[ToolDescription]) -> String {
+    let taken = |name: &str| {
+        tools
+            .iter()
+            .any(|t| t.name == name || t.server_name == name)
+    };
+    ["answer", "answer_directly", "reply_with_answer"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain((2..).map(|n| format!("answer_{n}")))
+        .find(|name| !taken(name))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -308,7 +308,9 @@ impl Toolset {
     }
 
     /// Adds the direct answer as text: `{"answer": "…"}`, as a derived
-    /// `#[answer] Answer(String)`.
+    /// `#[answer] Answer(String)`. Asked in [`Mode::Tools`](crate::provider::Mode::Tools),
+    /// the answer is sent as one more tool before the others (see there);
+    /// [`Toolset::definitions`] stay the set's own tools.
     pub fn with_answer(mut self) -> Self {
         self.answer = Some(Answer::Text);
         self.built = OnceLock::new();

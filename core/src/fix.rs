@@ -182,6 +182,12 @@ pub enum FixKind {
     /// the round stays within text (no quote in it, a space and a letter); a loop of a
     /// digit, a member or an item is sent back, as one round changes the value.
     LoopCut { round: String },
+    /// A call of the tool a union's answer is sent as in
+    /// [`Mode::Tools`](crate::provider::Mode::Tools), written as text (`{"name": "answer",
+    /// "arguments": {"answer": …}}`, bare or in a `<tool_call>` block), was read as the
+    /// answer its arguments give. `name` is the tool's name. Only where the reply writes
+    /// that one call, and its arguments hold the answer and no `name`.
+    AnswerCall { name: String },
 }
 
 impl Fix {
@@ -342,6 +348,9 @@ impl Display for FixKind {
                 f,
                 "left out {key:?}, {value}, which repeats an argument of the call where the tool does not take it"
             ),
+            FixKind::AnswerCall { name } => {
+                write!(f, "read a call of {name:?} written as text as the answer")
+            }
             FixKind::LoopCut { round } => write!(
                 f,
                 "read the reply up to where it began to repeat \"{round}\" until the token limit cut it"

@@ -1,13 +1,15 @@
 //! In tools mode a union's answer is one more native tool, listed first: its call is the
 //! answer, read as data like any call's arguments, never as a call of another tool; made
 //! beside calls, it is sent back; where one of the union's tools is named `answer`, the
-//! answer's tool takes another name and that tool stays a tool.
+//! answer's tool takes another name and that tool stays a tool. Its call written as text
+//! is the answer too, in tools mode, where it is the reply's one call.
 
 use serde_json::{Value, json};
 use toolschema::provider::Mode;
+use toolschema::repair::FixKind;
 use toolschema::{Agent, AskError, Choice, Toolset};
 
-use crate::server::{anthropic, bodies, message, openai, tool_calls};
+use crate::server::{anthropic, bodies, chat, message, openai, tool_calls};
 
 fn weather(extra: Option<&str>) -> Toolset {
     let mut tools = vec![json!({"type": "function", "function": {
@@ -244,4 +246,96 @@ async fn a_tool_named_answer_keeps_its_name_and_the_answer_takes_another() {
         tool_names(&bodies[0]),
         ["answer", "weather_get_forecast", "support_answer"]
     );
+}
+
+const CALL: &str = r#"{"name": "answer", "arguments": {"answer": "Canberra"}}"#;
+
+/// The kinds of the fixes of the attempt taken, and how many requests were sent.
+async fn asked(text: &str, mode: Mode) -> (Result<Choice, String>, Vec<FixKind>, usize) {
+    let (server, provider) = openai(vec![chat(text)]).await;
+    let agent = Agent::new(provider).mode(mode).max_attempts(1);
+    let asked = agent
+        .ask_tools(
+            &weather(None).with_answer(),
+            "What is the capital of Australia?",
+        )
+        .answered()
+        .await;
+    let sent = bodies(&server).await.len();
+    match asked {
+        Ok(answered) => {
+            let kinds = answered.attempts.last().expect("an attempt").fixes().iter();
+            let kinds = kinds.map(|f| f.kind().clone()).collect();
+            (Ok(answered.value), kinds, sent)
+        }
+        Err(e) => (Err(e.to_string()), Vec::new(), sent),
+    }
+}
+
+#[tokio::test]
+async fn the_answers_call_written_as_text_is_the_answer_in_tools_mode() {
+    let wrapped = format!("<tool_call>\n{CALL}\n</tool_call>");
+    let fenced = format!("Here it is:\n```json\n{CALL}\n```");
+    for text in [CALL, wrapped.as_str(), fenced.as_str()] {
+        let (choice, kinds, sent) = asked(text, Mode::Tools).await;
+        assert_eq!(choice, Ok(Choice::Answer(json!("Canberra"))), "{text}");
+        assert_eq!(sent, 1, "{text}");
+        assert!(
+            kinds.contains(&FixKind::AnswerCall {
+                name: "answer".into()
+            }),
+            "{text}: {kinds:?}"
+        );
+    }
+}
+
+/// Only the reply's one call, whose arguments hold the answer and no call, and only in
+/// tools mode, where the model was given the tool; never a reply that answers as asked.
+#[tokio::test]
+async fn the_answers_call_as_text_is_read_only_where_it_is_all_there_is() {
+    let beside = format!(
+        "<tool_call>\n{CALL}\n</tool_call>\n<tool_call>\n\
+         {{\"name\": \"weather_get_forecast\", \"arguments\": {{\"city\": \"Canberra\"}}}}\n</tool_call>"
+    );
+    let holding_a_call =
+        r#"{"name": "answer", "arguments": {"answer": "x", "name": "weather_get_forecast"}}"#;
+    let no_answer = r#"{"name": "answer", "arguments": {"text": "Canberra"}}"#;
+    for text in [beside.as_str(), holding_a_call, no_answer] {
+        let (choice, kinds, _) = asked(text, Mode::Tools).await;
+        assert!(
+            !kinds
+                .iter()
+                .any(|k| matches!(k, FixKind::AnswerCall { .. })),
+            "{text}: {kinds:?}"
+        );
+        assert_ne!(choice, Ok(Choice::Answer(json!("Canberra"))), "{text}");
+        assert_ne!(choice, Ok(Choice::Answer(json!("x"))), "{text}");
+    }
+    for mode in [Mode::Prompt, Mode::JsonObject] {
+        let (_, kinds, _) = asked(CALL, mode).await;
+        assert!(
+            !kinds
+                .iter()
+                .any(|k| matches!(k, FixKind::AnswerCall { .. })),
+            "{mode}: {kinds:?}"
+        );
+    }
+    for answer in [
+        r#"{"answer": "Canberra"}"#,
+        r#"{"answer": "Call answer with {\"name\": \"answer\"}"}"#,
+        "Canberra.",
+    ] {
+        let (choice, kinds, sent) = asked(answer, Mode::Tools).await;
+        assert!(
+            matches!(choice, Ok(Choice::Answer(_))),
+            "{answer}: {choice:?}"
+        );
+        assert!(
+            !kinds
+                .iter()
+                .any(|k| matches!(k, FixKind::AnswerCall { .. })),
+            "{answer}: {kinds:?}"
+        );
+        assert_eq!(sent, 1);
+    }
 }

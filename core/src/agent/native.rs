@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::read::parse;
+use super::read::{after, parse};
 use super::request::{Shaped, Target};
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
@@ -28,7 +28,7 @@ pub(super) fn read_calls(
     let mut fixes = Vec::new();
     let mut violations = Vec::new();
     for (i, call) in calls.iter().enumerate() {
-        let read = if several && is_answer(target, call) {
+        let read = if several && target.is_answer_call(call) {
             Err(answer_beside_calls(call))
         } else {
             read_call(parser, target, call, shaped)
@@ -63,7 +63,7 @@ fn read_call(
     if target.union.is_none() {
         return parse(parser, target, &arguments_text(&call.arguments), shaped);
     }
-    if is_answer(target, call) {
+    if target.is_answer_call(call) {
         let read = |arguments: Value, fixes: Vec<Fix>| {
             read_as_answer(parser, target, shaped, arguments, fixes)
         };
@@ -90,15 +90,6 @@ fn read_arguments(
     }
 }
 
-/// Whether the call is of the tool the union's answer was sent as (see
-/// [`UnionDescription::is_answer_tool`](crate::tool_union::UnionDescription::is_answer_tool)).
-pub(super) fn is_answer(target: &Target, call: &ToolCall) -> bool {
-    target
-        .union
-        .as_ref()
-        .is_some_and(|union| union.is_answer_tool(&call.name))
-}
-
 /// A call of the answer's tool: its arguments are the answer `{"answer": …}`, read with
 /// the lenient parse. Whatever they hold, they are the answer or wrong, never a call.
 fn read_as_answer(
@@ -106,23 +97,14 @@ fn read_as_answer(
     target: &Target,
     shaped: &Shaped,
     arguments: Value,
-    mut fixes: Vec<Fix>,
+    fixes: Vec<Fix>,
 ) -> Result<Parsed<Value>, Error> {
     let answer = shaped.restore_answer(arguments);
-    match parse(parser, target, &answer.to_string(), shaped) {
-        Ok(parsed) if parsed.value.get("answer").is_none() => Err(not_the_answer()),
-        Ok(mut parsed) => {
-            fixes.append(&mut parsed.fixes);
-            Ok(Parsed {
-                value: parsed.value,
-                fixes,
-            })
-        }
-        Err(e) => {
-            fixes.extend(e.fixes().iter().cloned());
-            Err(e.with_fixes(fixes))
-        }
+    let read = parse(parser, target, &answer.to_string(), shaped);
+    if read.as_ref().is_ok_and(|p| p.value.get("answer").is_none()) {
+        return Err(not_the_answer());
     }
+    after(fixes, read)
 }
 
 /// The name the model is shown for the tool the call names, and the fix that took where
@@ -152,28 +134,21 @@ fn read_as_call(
     shaped: &Shaped,
     name: &Value,
     arguments: Value,
-    mut fixes: Vec<Fix>,
+    fixes: Vec<Fix>,
 ) -> Result<Parsed<Value>, Error> {
     let mut call = Map::new();
     call.insert("name".into(), name.clone());
     call.insert("arguments".into(), arguments);
     let read = parse(parser, target, &Value::Object(call).to_string(), shaped);
-    match read {
-        // The tool stays the one the call names, whatever its arguments hold (a call
-        // written in a text format inside one of their strings, say).
-        Ok(parsed) if parsed.value.get("name") != Some(name) => Err(not_the_call(name)),
-        Ok(mut parsed) => {
-            fixes.append(&mut parsed.fixes);
-            Ok(Parsed {
-                value: parsed.value,
-                fixes,
-            })
-        }
-        Err(e) => {
-            fixes.extend(e.fixes().iter().cloned());
-            Err(e.with_fixes(fixes))
-        }
+    // The tool stays the one the call names, whatever its arguments hold (a call written
+    // in a text format inside one of their strings, say).
+    if read
+        .as_ref()
+        .is_ok_and(|p| p.value.get("name") != Some(name))
+    {
+        return Err(not_the_call(name));
     }
+    after(fixes, read)
 }
 
 /// Arguments written as text: of the JSON values in it, in the order written, the first
@@ -242,7 +217,7 @@ pub(super) fn closest(target: &Target, calls: &[ToolCall]) -> Option<Value> {
 
 fn closest_call(target: &Target, call: &ToolCall) -> Value {
     let name = Value::from(target.names().model(&call.name));
-    let answer = is_answer(target, call);
+    let answer = target.is_answer_call(call);
     let value = |arguments: Value| {
         if target.union.is_none() || answer {
             return arguments;

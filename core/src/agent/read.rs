@@ -35,6 +35,14 @@ pub(super) fn read(
     if !reply.tool_calls.is_empty() {
         return native::read_calls(parser, target, &reply.tool_calls, shaped);
     }
+    if mode == Mode::Tools
+        && let Some((answer, fix)) = answer_call_as_text(target, raw)
+        && let Ok((values, mut fixes)) = read_text(parser, target, reply, &answer, shaped, mode)
+        && values.iter().all(|v| v.get("answer").is_some())
+    {
+        fixes.insert(0, fix);
+        return Ok((values, fixes));
+    }
     let rename = |name: &str| {
         let shown = target.names().model(name);
         (shown != name).then(|| shown.to_owned())
@@ -52,6 +60,29 @@ pub(super) fn read(
         }
         None => read_text(parser, target, reply, raw, shaped, mode),
     }
+}
+
+/// A call of the answer's tool written as text (see [`FixKind::AnswerCall`]): the text of
+/// the answer its arguments give, and the fix; `None` for any other reply, and where the
+/// reply holds more than that one JSON value, lest a call beside it go unread.
+fn answer_call_as_text(target: &Target, raw: &str) -> Option<(String, Fix)> {
+    let union = target.union.as_ref()?;
+    let call = closest(raw)?;
+    let call = call.as_object()?;
+    let name = call.get("name")?.as_str()?;
+    let arguments = call.get("arguments")?;
+    let one_value = candidates(raw)
+        .iter()
+        .filter(|c| repair(&c.text).is_ok_and(|(v, _)| v.is_object() || v.is_array()))
+        .count()
+        == 1;
+    let gives_answer = arguments.get("answer").is_some() && arguments.get("name").is_none();
+    (union.is_answer_tool(name) && call.len() == 2 && gives_answer && one_value).then(|| {
+        let kind = FixKind::AnswerCall {
+            name: name.to_owned(),
+        };
+        (arguments.to_string(), Fix::new(kind, Location::Reply))
+    })
 }
 
 /// [`read`] of a reply written as text.
@@ -150,8 +181,17 @@ pub(super) fn parse(
     text: &str,
     shaped: &Shaped,
 ) -> Result<Parsed<Value>, Error> {
-    let (text, mut fixes) = restore(text, shaped);
-    match parser.parse_value(&target.schema, &text) {
+    let (text, fixes) = restore(text, shaped);
+    after(fixes, parser.parse_value(&target.schema, &text))
+}
+
+/// A parse's value or error with `fixes` before its own: what was done to the text
+/// before it was parsed.
+pub(super) fn after(
+    mut fixes: Vec<Fix>,
+    read: Result<Parsed<Value>, Error>,
+) -> Result<Parsed<Value>, Error> {
+    match read {
         Ok(parsed) => {
             fixes.extend(parsed.fixes);
             Ok(Parsed {
@@ -286,4 +326,48 @@ pub(super) fn call_as_text(reply: &Reply, raw: &str) -> bool {
     reply.tool_calls.is_empty()
         && closest(raw)
             .is_some_and(|v| v.is_array() || (v.is_object() && v.get("answer").is_none()))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::{Target, answer_call_as_text};
+
+    fn target() -> Target {
+        Target::forecast_or_answer()
+    }
+
+    proptest! {
+        /// An answer as asked, as JSON or as text, and a call of a tool are never read
+        /// as a call of the answer's tool, whatever they say.
+        #[test]
+        fn the_answers_call_as_text_never_fires_on_an_answer_or_a_call(
+            said in "\\PC{0,80}",
+            name in "(answer|weather_get_forecast|answers|Answer|reply)",
+        ) {
+            let target = target();
+            let answer = json!({"answer": said}).to_string();
+            let call = json!({"name": "weather_get_forecast", "arguments": {"city": said}});
+            let named = json!({"name": said, "arguments": {"answer": said}}).to_string();
+            let other = json!({"name": name, "arguments": {"city": said}}).to_string();
+            for reply in [&answer, &said, &call.to_string(), &named, &other] {
+                let read = answer_call_as_text(&target, reply);
+                prop_assert!(read.is_none() || said == "answer", "{reply}");
+            }
+        }
+
+        /// The answer's call, bare or wrapped, gives back its arguments whole.
+        #[test]
+        fn the_answers_call_as_text_gives_its_arguments(said in "\\PC{0,80}") {
+            let arguments = json!({"answer": said});
+            let call = json!({"name": "answer", "arguments": arguments}).to_string();
+            for reply in [call.clone(), format!("<tool_call>\n{call}\n</tool_call>")] {
+                let (text, _) = answer_call_as_text(&target(), &reply).expect("read");
+                let read: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                prop_assert_eq!(&read, &arguments);
+            }
+        }
+    }
 }

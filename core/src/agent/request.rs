@@ -133,6 +133,14 @@ impl Target {
             .collect()
     }
 
+    /// Whether a native call is of the tool the union's answer is sent as (see
+    /// [`UnionDescription::is_answer_tool`]).
+    pub fn is_answer_call(&self, call: &ToolCall) -> bool {
+        self.union
+            .as_ref()
+            .is_some_and(|union| union.is_answer_tool(&call.name))
+    }
+
     /// The tool a call `{"name": …}` names, as the model is shown it or as its server
     /// spells it ([`UnionDescription::tool`]).
     pub fn tool_of(&self, call: &Value) -> Option<&ToolDescription> {
@@ -158,6 +166,17 @@ impl Target {
             "choice",
             tools.description().cloned(),
         )
+    }
+
+    /// A forecast tool, or the answer: the target of the unit tests of a union's requests
+    /// and replies.
+    #[cfg(test)]
+    pub(crate) fn forecast_or_answer() -> Self {
+        Target::tools_with_answer(&serde_json::json!([{"type": "function", "function": {
+            "name": "weather.get_forecast",
+            "description": "The forecast for a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}
+        }}]))
     }
 
     /// A union of tools already described (a `Toolset`'s), with its schema.
@@ -378,11 +397,7 @@ impl Target {
             arguments
         };
         // The answer's call is written as the answer it gives, `{"answer": …}`.
-        let answer = self
-            .union
-            .as_ref()
-            .is_some_and(|u| u.is_answer_tool(&call.name));
-        if self.union.is_some() && !answer {
+        if self.union.is_some() && !self.is_answer_call(call) {
             format!(
                 "{{\"name\": {}, \"arguments\": {arguments}}}",
                 json!(call.name)
@@ -494,11 +509,7 @@ mod tests {
     use crate::provider::Mode;
 
     fn forecast_or_answer() -> Target {
-        Target::tools_with_answer(&json!([{"type": "function", "function": {
-            "name": "weather.get_forecast",
-            "description": "The forecast for a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}
-        }}]))
+        Target::forecast_or_answer()
     }
 
     /// Where the grammar will make the model write `{"value": …}`, the prompt shows the

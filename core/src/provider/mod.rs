@@ -32,7 +32,8 @@ pub enum Mode {
     /// `answer_directly` where one of the union's tools has that name), whose arguments
     /// are the answer `{"answer": …}`: small models call a tool far more readily than they
     /// leave the tools for text. Its call is read as the answer, and its arguments never
-    /// as a call; an answer written as text is read as well.
+    /// as a call; an answer written as text is read as well, and so is that one call
+    /// written as text ([`FixKind::AnswerCall`](crate::repair::FixKind::AnswerCall)).
     Tools,
     /// A `json_schema` response format: decoding constrained to the schema where the
     /// server supports it.

@@ -185,8 +185,9 @@ pub enum FixKind {
     /// A call of the tool a union's answer is sent as in
     /// [`Mode::Tools`](crate::provider::Mode::Tools), written as text (`{"name": "answer",
     /// "arguments": {"answer": …}}`, bare or in a `<tool_call>` block), was read as the
-    /// answer its arguments give. `name` is the tool's name. Only where the reply writes
-    /// that one call, and its arguments hold the answer and no `name`.
+    /// answer its arguments give (`"arguments": "Because …"`, the answer's text itself,
+    /// is put under `answer`). `name` is the tool's name. Only where the reply writes
+    /// that one call, and its arguments hold the answer and no `name`, or are a string.
     AnswerCall { name: String },
 }
 

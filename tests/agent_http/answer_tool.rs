@@ -276,7 +276,9 @@ async fn asked(text: &str, mode: Mode) -> (Result<Choice, String>, Vec<FixKind>,
 async fn the_answers_call_written_as_text_is_the_answer_in_tools_mode() {
     let wrapped = format!("<tool_call>\n{CALL}\n</tool_call>");
     let fenced = format!("Here it is:\n```json\n{CALL}\n```");
-    for text in [CALL, wrapped.as_str(), fenced.as_str()] {
+    // The answer's text where its field goes, in doubled braces (as a 1.5B model wrote).
+    let text_arguments = r#"{{"name": "answer", "arguments": "Canberra"}}"#;
+    for text in [CALL, wrapped.as_str(), fenced.as_str(), text_arguments] {
         let (choice, kinds, sent) = asked(text, Mode::Tools).await;
         assert_eq!(choice, Ok(Choice::Answer(json!("Canberra"))), "{text}");
         assert_eq!(sent, 1, "{text}");
@@ -337,5 +339,43 @@ async fn the_answers_call_as_text_is_read_only_where_it_is_all_there_is() {
             "{answer}: {kinds:?}"
         );
         assert_eq!(sent, 1);
+    }
+}
+
+/// The answer's call whose arguments are its text itself, as a JSON string or as text
+/// that is no JSON, is the answer too.
+#[tokio::test]
+async fn the_answers_call_with_the_text_as_arguments_is_the_answer() {
+    for (arguments, kind) in [
+        (
+            r#""Canberra""#,
+            FixKind::WrappedInField {
+                key: "answer".into(),
+            },
+        ),
+        ("Canberra", FixKind::PlainText),
+    ] {
+        let (server, provider) = openai(vec![tool_calls(&[("call_1", "answer", arguments)])]).await;
+        let agent = Agent::new(provider).mode(Mode::Tools).max_attempts(1);
+        let answered = agent
+            .ask_tools(
+                &weather(None).with_answer(),
+                "What is the capital of Australia?",
+            )
+            .answered()
+            .await
+            .unwrap_or_else(|e| panic!("{arguments}: {e}"));
+        assert_eq!(
+            answered.value,
+            Choice::Answer(json!("Canberra")),
+            "{arguments}"
+        );
+        assert_eq!(bodies(&server).await.len(), 1);
+        let kinds: Vec<FixKind> = answered.attempts[0]
+            .fixes()
+            .iter()
+            .map(|f| f.kind().clone())
+            .collect();
+        assert!(kinds.contains(&kind), "{arguments}: {kinds:?}");
     }
 }

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::read::{after, parse};
+use super::read::{after, holds_json, parse};
 use super::request::{Shaped, Target};
 use crate::Error;
 use crate::error::{Violation, ViolationKind, quote};
@@ -67,6 +67,15 @@ fn read_call(
         let read = |arguments: Value, fixes: Vec<Fix>| {
             read_as_answer(parser, target, shaped, arguments, fixes)
         };
+        // Arguments that are the answer's text itself, not JSON.
+        if let Arguments::Text(text) = &call.arguments
+            && !text.trim().is_empty()
+            && !holds_json(text)
+            && serde_json::from_str::<Value>(text).is_err()
+        {
+            let fix = Fix::new(FixKind::PlainText, Location::Pointer("/arguments".into()));
+            return read(Value::from(text.trim()), vec![fix]);
+        }
         return read_arguments(&call.arguments, Vec::new(), read);
     }
     let (name, fixes) = shown_name(target, call);
@@ -97,9 +106,19 @@ fn read_as_answer(
     target: &Target,
     shaped: &Shaped,
     arguments: Value,
-    fixes: Vec<Fix>,
+    mut fixes: Vec<Fix>,
 ) -> Result<Parsed<Value>, Error> {
-    let answer = shaped.restore_answer(arguments);
+    let answer = match shaped.restore_answer(arguments) {
+        // The answer itself where its one field goes.
+        Value::String(text) => {
+            let kind = FixKind::WrappedInField {
+                key: "answer".into(),
+            };
+            fixes.push(Fix::new(kind, Location::Pointer("/arguments".into())));
+            serde_json::json!({ "answer": text })
+        }
+        answer => answer,
+    };
     let read = parse(parser, target, &answer.to_string(), shaped);
     if read.as_ref().is_ok_and(|p| p.value.get("answer").is_none()) {
         return Err(not_the_answer());

@@ -76,12 +76,19 @@ fn answer_call_as_text(target: &Target, raw: &str) -> Option<(String, Fix)> {
         .filter(|c| repair(&c.text).is_ok_and(|(v, _)| v.is_object() || v.is_array()))
         .count()
         == 1;
-    let gives_answer = arguments.get("answer").is_some() && arguments.get("name").is_none();
-    (union.is_answer_tool(name) && call.len() == 2 && gives_answer && one_value).then(|| {
+    // The answer's text itself where its one field goes: `"arguments": "Because …"`.
+    let answer = match arguments {
+        Value::String(text) => serde_json::json!({ "answer": text }),
+        Value::Object(map) if map.contains_key("answer") && !map.contains_key("name") => {
+            arguments.clone()
+        }
+        _ => return None,
+    };
+    (union.is_answer_tool(name) && call.len() == 2 && one_value).then(|| {
         let kind = FixKind::AnswerCall {
             name: name.to_owned(),
         };
-        (arguments.to_string(), Fix::new(kind, Location::Reply))
+        (answer.to_string(), Fix::new(kind, Location::Reply))
     })
 }
 
@@ -352,21 +359,26 @@ mod tests {
             let call = json!({"name": "weather_get_forecast", "arguments": {"city": said}});
             let named = json!({"name": said, "arguments": {"answer": said}}).to_string();
             let other = json!({"name": name, "arguments": {"city": said}}).to_string();
-            for reply in [&answer, &said, &call.to_string(), &named, &other] {
+            let text_of_a_tool = json!({"name": "weather_get_forecast", "arguments": said});
+            let text_of_a_tool = text_of_a_tool.to_string();
+            for reply in [&answer, &said, &call.to_string(), &named, &other, &text_of_a_tool] {
                 let read = answer_call_as_text(&target, reply);
                 prop_assert!(read.is_none() || said == "answer", "{reply}");
             }
         }
 
-        /// The answer's call, bare or wrapped, gives back its arguments whole.
+        /// The answer's call, bare or wrapped, gives back its arguments whole, or its
+        /// text under `answer`.
         #[test]
         fn the_answers_call_as_text_gives_its_arguments(said in "\\PC{0,80}") {
             let arguments = json!({"answer": said});
-            let call = json!({"name": "answer", "arguments": arguments}).to_string();
-            for reply in [call.clone(), format!("<tool_call>\n{call}\n</tool_call>")] {
-                let (text, _) = answer_call_as_text(&target(), &reply).expect("read");
-                let read: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-                prop_assert_eq!(&read, &arguments);
+            for written in [arguments.clone(), json!(said)] {
+                let call = json!({"name": "answer", "arguments": written}).to_string();
+                for reply in [call.clone(), format!("<tool_call>\n{call}\n</tool_call>")] {
+                    let (text, _) = answer_call_as_text(&target(), &reply).expect("read");
+                    let read: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                    prop_assert_eq!(&read, &arguments);
+                }
             }
         }
     }

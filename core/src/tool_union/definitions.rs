@@ -96,7 +96,7 @@ impl UnionDescription {
 /// `examples/eval` (docs/measurements.md): listed first with these words, a small model
 /// answers where none of the other tools fits more often than told to in the system
 /// prompt, and calls the others as often where one fits.
-pub(crate) const ANSWER_TOOL: &str =
+const ANSWER_TOOL: &str =
     "Answer the request yourself, when none of the other tools does what it asks.";
 
 /// One tool in `dialect`, or the violations of what the dialect cannot express, each

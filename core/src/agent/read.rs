@@ -71,6 +71,8 @@ fn answer_call_as_text(target: &Target, raw: &str) -> Option<(String, Fix)> {
     let call = call.as_object()?;
     let name = call.get("name")?.as_str()?;
     let arguments = call.get("arguments")?;
+    // The cheap tests first: most text replies in tools mode call some other tool.
+    (union.is_answer_tool(name) && call.len() == 2).then_some(())?;
     let one_value = candidates(raw)
         .iter()
         .filter(|c| repair(&c.text).is_ok_and(|(v, _)| v.is_object() || v.is_array()))
@@ -84,7 +86,7 @@ fn answer_call_as_text(target: &Target, raw: &str) -> Option<(String, Fix)> {
         }
         _ => return None,
     };
-    (union.is_answer_tool(name) && call.len() == 2 && one_value).then(|| {
+    one_value.then(|| {
         let kind = FixKind::AnswerCall {
             name: name.to_owned(),
         };

@@ -88,5 +88,8 @@ mod looped;
 #[path = "agent_http/forced.rs"]
 mod forced;
 
+#[path = "agent_http/forced_json.rs"]
+mod forced_json;
+
 #[path = "agent_http/answer_tool.rs"]
 mod answer_tool;

@@ -466,6 +466,15 @@ pub enum ViolationKind {
     /// a 0.5B model's likeliest token there was `The`, and the grammar made it `music`.
     /// The model is then asked for its answer alone.
     ForcedCall { tool: String, percent: u8 },
+    /// A call of a union with an answer, the first reply in a format that allows JSON
+    /// alone (`json_object`, a schema's grammar), which the model would have begun in
+    /// prose: where the reply begins, opening a JSON value had `percent` % (less than
+    /// 10 %) of the likelihood the server reported for the alternatives that decide.
+    /// In such a union, prose is the answer. Asked "Who composed The Four Seasons?"
+    /// beside `music.play` in `json_object`, a 0.5B model's likeliest first tokens were
+    /// `The` and `I`, and the format made its reply a call of `music_play`. The model is
+    /// then asked for its answer alone.
+    ForcedJson { tool: String, percent: u8 },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
     SkippedTool { tool: String },
@@ -650,6 +659,14 @@ impl Display for ViolationKind {
                  the answer; the model gave the functions' names {percent} % of its \
                  likelihood. If none of the functions does what the request asks, reply \
                  {{\"answer\": …}} instead",
+                quote(tool)
+            ),
+            ViolationKind::ForcedJson { tool, percent } => write!(
+                f,
+                "the call of {} was written as JSON because the reply's format allowed \
+                 nothing else; where the reply begins, the model gave JSON {percent} % of \
+                 its likelihood and would have begun in prose. If none of the functions \
+                 does what the request asks, reply {{\"answer\": …}} instead",
                 quote(tool)
             ),
             ViolationKind::SkippedTool { tool } => write!(

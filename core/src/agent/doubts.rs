@@ -61,8 +61,8 @@ pub(super) struct Doubts {
     /// It answered with a type word alone (`"string"`), sent back once
     /// ([`not_an_answer::is_type_word_violation`]).
     pub type_word: bool,
-    /// Its call's name was the grammar's choice, not the model's
-    /// ([`ViolationKind::ForcedCall`]).
+    /// Its call's name, or its being JSON at all, was the format's choice, not the
+    /// model's ([`ViolationKind::ForcedCall`], [`ViolationKind::ForcedJson`]).
     pub forced: bool,
 }
 
@@ -96,7 +96,10 @@ impl Doubts {
             unstated: rejected_for(error, |kind| matches!(kind, ViolationKind::Unstated { .. })),
             type_word: rejected_for(error, not_an_answer::is_type_word_violation),
             forced: rejected_for(error, |kind| {
-                matches!(kind, ViolationKind::ForcedCall { .. })
+                matches!(
+                    kind,
+                    ViolationKind::ForcedCall { .. } | ViolationKind::ForcedJson { .. }
+                )
             }),
         }
     }
@@ -399,8 +402,10 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// command: `Road Trip`; a tool's arguments under another name), so it is sent back as
 /// any other; two say what the model means. A call whose function's name the grammar
 /// chose, where the model would have written something else ([`ViolationKind::ForcedCall`]),
-/// is taken as the model's answer at once: under the grammar, told again, it can only
-/// call again. The answer alone is still the model's: it is asked for, never made up.
+/// or that the format made JSON where the model would have begun in prose
+/// ([`ViolationKind::ForcedJson`]), is taken as the model's answer at once: in that
+/// format, told again, it can only call again. The answer alone is still the model's: it
+/// is asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
     now.missing

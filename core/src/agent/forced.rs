@@ -1,5 +1,6 @@
 //! Whether the schema's grammar, not the model, chose a call of a union of tools with an
-//! answer.
+//! answer: here, by the function's name the grammar made the model write; in [`opening`],
+//! by the JSON a format that allows nothing else made a reply begin with.
 //!
 //! Under the union's grammar a reply must open a call or the answer, and once it opens a
 //! call, its `"name"` must be one of the functions. A small model that would have written
@@ -25,6 +26,10 @@
 //! measured.
 
 use crate::provider::TokenChoice;
+
+mod opening;
+
+pub(super) use opening::share_of_json;
 
 /// The share of the model's likelihood below which the function names, where a reply
 /// names its function, say that the grammar chose the call.

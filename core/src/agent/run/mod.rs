@@ -430,6 +430,7 @@ impl<P: Provider> Agent<P> {
             })
             .or_else(|error| self.without_unasked(ask, run, calls, error))
             .map_err(|error| {
+                let error = self.forced_rejected(ask, run, mode, &reply, calls, error);
                 let (error, calls) = self.held_over_rejected(ask, run, calls, error, cut);
                 questioned = calls;
                 Refused::Invalid(error)

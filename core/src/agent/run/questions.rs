@@ -57,11 +57,13 @@ impl<P: Provider> Agent<P> {
         (!unanswerable || doubts::only_skipped(&error).is_none()).then_some(error)
     }
 
-    /// The error of a reply whose call's function the schema's grammar chose, not the
-    /// model ([`ViolationKind::ForcedCall`], see `forced`): its one value a call, where
-    /// its tokens were asked for ([`Agent::asks_token_choices`]), the server reported them,
-    /// and the function names had less than [`forced::LEAST_SHARE`] of the model's
-    /// likelihood where the reply names the function.
+    /// The error of a reply whose call the request's format chose, not the model (see
+    /// `forced`): its one value a call, where its tokens were asked for
+    /// ([`Agent::asks_token_choices`]) and the server reported them, and either the
+    /// function names had less than [`forced::LEAST_SHARE`] of the model's likelihood
+    /// where the reply names the function, under the schema's grammar
+    /// ([`ViolationKind::ForcedCall`]), or opening JSON had less than that share where
+    /// the reply begins ([`ViolationKind::ForcedJson`]).
     pub(super) fn forced(
         &self,
         ask: &Question<'_>,
@@ -74,28 +76,65 @@ impl<P: Provider> Agent<P> {
             return None;
         }
         let [call] = values else { return None };
-        let tool = call.get("name").and_then(Value::as_str)?;
+        let tool = call.get("name").and_then(Value::as_str)?.to_owned();
         let target = run.target(ask);
         let names: Vec<&str> = target.tool_names().map(|(shown, _)| shown).collect();
-        let share = forced::share_of_names(&reply.text, &reply.tokens, &names)?;
-        (share < forced::LEAST_SHARE).then(|| {
-            let percent = (share * 100.0).floor() as u8;
-            let kind = ViolationKind::ForcedCall {
-                tool: tool.to_owned(),
-                percent,
-            };
-            Error::single(Violation::new("/name", kind))
-        })
+        let share = forced::share_of_names(&reply.text, &reply.tokens, &names)
+            .filter(|share| mode == Mode::JsonSchema && *share < forced::LEAST_SHARE);
+        match share {
+            Some(share) => {
+                let kind = ViolationKind::ForcedCall {
+                    tool,
+                    percent: percent(share),
+                };
+                Some(Error::single(Violation::new("/name", kind)))
+            }
+            None => Some(Error::single(forced_json(reply, tool)?)),
+        }
     }
 
-    /// Whether the reply's tokens are asked for in `mode`, for [`Agent::forced`]: under
-    /// the grammar of a union with an answer, where questions are asked, on the ask's
-    /// first attempt (as measured: a repair may write under the grammar's name a call the
+    /// `error`, the rejection of a reply by the union's schema, with the violation of a
+    /// call the request's format made JSON ([`ViolationKind::ForcedJson`], as in
+    /// [`Agent::forced`]) where its one call (`calls`, read as
+    /// [`crate::agent::read::rejected_calls`] does) is one. A call whose name no function
+    /// has (`"BMI calculation algorithm"`) is rejected before it is read for this; begun
+    /// in prose, it is the model's answer all the same.
+    pub(super) fn forced_rejected(
+        &self,
+        ask: &Question<'_>,
+        run: &Run,
+        mode: Mode,
+        reply: &Reply,
+        calls: impl FnOnce() -> Option<Vec<Value>>,
+        error: Error,
+    ) -> Error {
+        if !self.asks_token_choices(ask, run, mode) {
+            return error;
+        }
+        let tool = match calls().as_deref() {
+            Some([call]) => call.get("name").and_then(Value::as_str).map(str::to_owned),
+            _ => None,
+        };
+        match tool.and_then(|tool| forced_json(reply, tool)) {
+            Some(forced) => {
+                let fixes = error.fixes().to_vec();
+                let mut violations = error.into_violations();
+                violations.push(forced);
+                Error::new(violations).with_fixes(fixes)
+            }
+            None => error,
+        }
+    }
+
+    /// Whether the reply's tokens are asked for in `mode`, for [`Agent::forced`]: in a
+    /// format that allows JSON alone (`json_object`, the schema's grammar), for a union
+    /// with an answer, where questions are asked, on the ask's first attempt (as
+    /// measured: a repair under the grammar may write under the grammar's name a call the
     /// model chose in prose) and before any tool's results, and not where it is the last
     /// (the call is then all there is).
     pub(super) fn asks_token_choices(&self, ask: &Question<'_>, run: &Run, mode: Mode) -> bool {
         let target = run.target(ask);
-        mode == Mode::JsonSchema
+        matches!(mode, Mode::JsonSchema | Mode::JsonObject)
             && run.attempted() == 0
             && self.max_attempts > 1
             && !conversation::results_in(ask.history)
@@ -133,4 +172,22 @@ impl<P: Provider> Agent<P> {
             None => (error, None),
         }
     }
+}
+
+/// The violation of a call of `tool` whose reply opening JSON had less than
+/// [`forced::LEAST_SHARE`] of the model's likelihood where it begins
+/// ([`ViolationKind::ForcedJson`]), where the server reported its tokens.
+fn forced_json(reply: &Reply, tool: String) -> Option<Violation> {
+    let share = forced::share_of_json(&reply.text, &reply.tokens)
+        .filter(|share| *share < forced::LEAST_SHARE)?;
+    let kind = ViolationKind::ForcedJson {
+        tool,
+        percent: percent(share),
+    };
+    Some(Violation::new("", kind))
+}
+
+/// A share as a whole percentage, rounded down.
+fn percent(share: f64) -> u8 {
+    (share * 100.0).floor() as u8
 }

@@ -10,7 +10,7 @@ use toolschema::provider::{Mode, OpenAi};
 use toolschema::{Agent, AskError, Choice, ViolationKind};
 
 use crate::copied_example::sports;
-use crate::server::{bodies, chat, contents, openai};
+use crate::server::{bodies, chat, chat_with_tokens, contents, openai};
 
 /// A request beside the sports tools whose call holds a value the user wrote.
 const REQUEST: &str = "How many clubs play in Serie A?";
@@ -37,18 +37,7 @@ fn with_tokens(content: &str, at_name: &[(&str, f64)]) -> wiremock::ResponseTemp
         json!({"token": pieces[1], "logprob": chosen, "top_logprobs": top(at_name)}),
         json!({"token": pieces[2], "logprob": -0.1, "top_logprobs": top(&[(pieces[2], -0.1)])}),
     ];
-    wiremock::ResponseTemplate::new(200).set_body_json(json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": "test-model",
-        "choices": [{
-            "index": 0,
-            "message": {"role": "assistant", "content": content},
-            "finish_reason": "stop",
-            "logprobs": {"content": tokens},
-        }],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 30, "total_tokens": 130},
-    }))
+    chat_with_tokens(content, tokens)
 }
 
 /// `REQUEST` asked beside the sports tools.

@@ -11,7 +11,7 @@ use toolschema::provider::{Mode, OpenAi};
 use toolschema::{Agent, AskError, Choice, ViolationKind};
 
 use crate::copied_example::sports;
-use crate::server::{bodies, chat, contents, openai};
+use crate::server::{bodies, chat, chat_with_tokens, contents, openai};
 
 /// A request beside the sports tools no tool does.
 const REQUEST: &str = "Who won the first World Cup?";
@@ -42,23 +42,23 @@ fn with_opening(content: &str, spelled: &str, first: &[(&str, f64)]) -> wiremock
         json!({"token": head, "logprob": chosen, "top_logprobs": top}),
         json!({"token": rest, "logprob": -0.1, "top_logprobs": [{"token": rest, "logprob": -0.1}]}),
     ];
-    wiremock::ResponseTemplate::new(200).set_body_json(json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "model": "test-model",
-        "choices": [{
-            "index": 0,
-            "message": {"role": "assistant", "content": content},
-            "finish_reason": "stop",
-            "logprobs": {"content": tokens},
-        }],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 30, "total_tokens": 130},
-    }))
+    chat_with_tokens(content, tokens)
 }
 
 /// `REQUEST` asked beside the sports tools.
 async fn ask(agent: &Agent<OpenAi>) -> Result<Answered<Choice>, AskError> {
     agent.ask_tools(&sports(), REQUEST).answered().await
+}
+
+/// `REQUEST` asked in `json_object`, `first` the first reply: the answer alone is asked
+/// for next, in a second request, and taken.
+async fn answered_after(first: wiremock::ResponseTemplate) -> Answered<Choice> {
+    let (server, provider) = openai(vec![first, chat(r#"{"answer": "Uruguay"}"#)]).await;
+    let agent = Agent::new(provider).mode(Mode::JsonObject);
+    let asked = ask(&agent).await.expect("the answer");
+    assert_eq!(asked.value, Choice::Answer(json!("Uruguay")));
+    assert_eq!(bodies(&server).await.len(), 2);
+    asked
 }
 
 /// The `ForcedJson` violation of an attempt's error, as (tool, percent).
@@ -121,15 +121,7 @@ async fn a_fence_the_server_took_off_the_reply_is_read_through() {
     // llama.cpp gives a `json_object` reply's content without the fence its tokens spell.
     let fenced = format!("```json\n{CALL}\n```");
     let tokens_first = &[("Uruguay", -0.2), ("```", -6.0)];
-    let (server, provider) = openai(vec![
-        with_opening(CALL, &fenced, tokens_first),
-        chat(r#"{"answer": "Uruguay"}"#),
-    ])
-    .await;
-    let agent = Agent::new(provider).mode(Mode::JsonObject);
-    let asked = ask(&agent).await.expect("the answer");
-    assert_eq!(asked.value, Choice::Answer(json!("Uruguay")));
-    assert_eq!(bodies(&server).await.len(), 2);
+    let asked = answered_after(with_opening(CALL, &fenced, tokens_first)).await;
     assert!(forced_json(&asked).is_some());
 }
 
@@ -170,15 +162,7 @@ async fn a_call_of_no_function_begun_as_prose_has_the_answer_asked_for_alone() {
     // A name no function has is rejected by the union's schema before the call is read
     // for the opening; begun in prose, the reply is the model's answer all the same.
     let invented = r#"{"name": "World Cup history", "arguments": {"year": 1930}}"#;
-    let (server, provider) = openai(vec![
-        with_opening(invented, invented, PROSE),
-        chat(r#"{"answer": "Uruguay"}"#),
-    ])
-    .await;
-    let agent = Agent::new(provider).mode(Mode::JsonObject);
-    let asked = ask(&agent).await.expect("the answer");
-    assert_eq!(asked.value, Choice::Answer(json!("Uruguay")));
-    assert_eq!(bodies(&server).await.len(), 2);
+    let asked = answered_after(with_opening(invented, invented, PROSE)).await;
     assert_eq!(
         forced_json(&asked),
         Some(("World Cup history".to_owned(), 0))

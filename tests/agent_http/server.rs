@@ -72,6 +72,23 @@ pub fn completion(message: Value, finish: &str, usage: (u64, u64)) -> ResponseTe
     }))
 }
 
+/// A chat-completions response whose content is `content`, with `tokens` as its
+/// `logprobs.content` (each `{"token", "logprob", "top_logprobs"}`).
+pub fn chat_with_tokens(content: &str, tokens: Vec<Value>) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "test-model",
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": "stop",
+            "logprobs": {"content": tokens},
+        }],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 30, "total_tokens": 130},
+    }))
+}
+
 /// A chat-completions response whose content is `text`: 100 prompt and 20 completion
 /// tokens.
 pub fn chat(text: &str) -> ResponseTemplate {

@@ -53,10 +53,18 @@ pub(super) fn share_of_names(text: &str, tokens: &[TokenChoice], names: &[&str])
     }
     let at = name_at(text, names)?;
     let (start, token) = token_at(tokens, at)?;
+    let before = &text[start..at];
+    share_at(token, |candidate| read(candidate, before, names))
+}
+
+/// The share of the model's likelihood at `token`'s place that the alternatives `read`
+/// finds sought ([`Read::Sought`]) had, among those that decide (the chosen token counted
+/// where the server left it out of them). `None` where the token came with no
+/// alternatives, or most of the likelihood there decides nothing.
+fn share_at(token: &TokenChoice, read: impl Fn(&str) -> Read) -> Option<f64> {
     if token.top.is_empty() {
         return None;
     }
-    let before = &text[start..at];
     let mut alternatives: Vec<(&str, f64)> = token
         .top
         .iter()
@@ -65,23 +73,25 @@ pub(super) fn share_of_names(text: &str, tokens: &[TokenChoice], names: &[&str])
     if !alternatives.iter().any(|(c, _)| *c == token.token) {
         alternatives.push((&token.token, token.logprob));
     }
-    let (mut of_names, mut undecided) = (0.0, 0.0);
+    let (mut sought, mut undecided) = (0.0, 0.0);
     for (candidate, logprob) in alternatives {
-        match read(candidate, before, names) {
-            Read::Name => of_names += logprob.exp(),
+        match read(candidate) {
+            Read::Sought => sought += logprob.exp(),
             Read::Undecided => undecided += logprob.exp(),
             Read::Other => {}
         }
     }
     let decided = 1.0 - f64::min(undecided, 1.0);
-    (decided > 0.5).then(|| (of_names / decided).min(1.0))
+    (decided > 0.5).then(|| (sought / decided).min(1.0))
 }
 
-/// What an alternative to the token where the name starts writes there.
+/// What an alternative to the token where the name starts writes there (or, read by
+/// [`opening`], where the reply starts).
 #[derive(Debug, PartialEq)]
 enum Read {
-    /// The start of one of the functions' names, or a whole one.
-    Name,
+    /// What is sought there: the start of one of the functions' names, or a whole one
+    /// (where the reply starts, the start of a JSON value).
+    Sought,
     /// Nothing yet: it stops at or before the name's place.
     Undecided,
     /// Something else: the start of an answer, of the request's words.
@@ -101,7 +111,7 @@ fn read(candidate: &str, before: &str, names: &[&str]) -> Read {
                 .iter()
                 .any(|n| n.starts_with(rest) || rest.starts_with(n)) =>
         {
-            Read::Name
+            Read::Sought
         }
         _ => Read::Other,
     }
@@ -151,7 +161,8 @@ fn name_at(text: &str, names: &[&str]) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn token(token: &str, logprob: f64, top: &[(&str, f64)]) -> TokenChoice {
+    /// A token with its log probability and its likeliest alternatives.
+    pub(super) fn token(token: &str, logprob: f64, top: &[(&str, f64)]) -> TokenChoice {
         TokenChoice {
             token: token.to_owned(),
             logprob,

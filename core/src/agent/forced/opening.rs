@@ -17,6 +17,7 @@
 //! model would have named itself; the next 0.30). Under the schema's grammar: 6 of 18
 //! (0.0–0.074; the others 0.51 and above) and 1 of 57 (the same request, 0.081).
 
+use super::{Read, share_at};
 use crate::provider::TokenChoice;
 
 /// The share of the model's likelihood that opening a JSON value had where the reply
@@ -32,27 +33,13 @@ pub(in crate::agent) fn share_of_json(text: &str, tokens: &[TokenChoice]) -> Opt
         return None;
     }
     let first = tokens.iter().find(|t| !t.token.trim().is_empty())?;
-    if first.top.is_empty() {
-        return None;
-    }
-    let mut alternatives: Vec<(&str, f64)> = first
-        .top
-        .iter()
-        .map(|(candidate, logprob)| (candidate.as_str(), *logprob))
-        .collect();
-    if !alternatives.iter().any(|(c, _)| *c == first.token) {
-        alternatives.push((&first.token, first.logprob));
-    }
-    let (mut json, mut undecided) = (0.0, 0.0);
-    for (candidate, logprob) in alternatives {
+    share_at(first, |candidate| {
         match candidate.trim_start().chars().next() {
-            None => undecided += logprob.exp(),
-            Some('{' | '[' | '"' | '`' | '<') => json += logprob.exp(),
-            Some(_) => {}
+            None => Read::Undecided,
+            Some('{' | '[' | '"' | '`' | '<') => Read::Sought,
+            Some(_) => Read::Other,
         }
-    }
-    let decided = 1.0 - f64::min(undecided, 1.0);
-    (decided > 0.5).then(|| (json / decided).min(1.0))
+    })
 }
 
 /// Whether the text the tokens spell is `text`, itself or inside a Markdown fence.
@@ -72,14 +59,7 @@ fn spells(spelled: &str, text: &str) -> bool {
 mod tests {
     use super::*;
     use crate::agent::forced::LEAST_SHARE;
-
-    fn token(token: &str, logprob: f64, top: &[(&str, f64)]) -> TokenChoice {
-        TokenChoice {
-            token: token.to_owned(),
-            logprob,
-            top: top.iter().map(|(t, l)| ((*t).to_owned(), *l)).collect(),
-        }
-    }
+    use crate::agent::forced::tests::token;
 
     const CALL: &str = r#"{"name": "music_play", "arguments": {"query": "The Four Seasons"}}"#;
 

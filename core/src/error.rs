@@ -473,7 +473,9 @@ pub enum ViolationKind {
     /// In such a union, prose is the answer. Asked "Who composed The Four Seasons?"
     /// beside `music.play` in `json_object`, a 0.5B model's likeliest first tokens were
     /// `The` and `I`, and the format made its reply a call of `music_play`. The model is
-    /// then asked for its answer alone.
+    /// then asked for its answer alone. `tool` is the name as the reply writes it, which
+    /// may be no function's (a call the union's schema rejected): shown quoted and
+    /// bounded.
     ForcedJson { tool: String, percent: u8 },
     /// An answer to a request that asks for what a tool of the union does (its name says
     /// so): the model worked the result out, or made it up, instead of calling `tool`.
@@ -667,7 +669,7 @@ impl Display for ViolationKind {
                  nothing else; where the reply begins, the model gave JSON {percent} % of \
                  its likelihood and would have begun in prose. If none of the functions \
                  does what the request asks, reply {{\"answer\": …}} instead",
-                quote(tool)
+                quote_bounded(tool, 80)
             ),
             ViolationKind::SkippedTool { tool } => write!(
                 f,

@@ -183,6 +183,18 @@ pub(crate) fn first_span(text: &str) -> Option<&str> {
     spans_scanned(text, true, 1).into_iter().next()
 }
 
+/// The body of `text` where `text` is one Markdown fence and nothing else but spaces
+/// (```` ```json\n{…}\n``` ````, its closing marker possibly cut off); `None` otherwise.
+pub(crate) fn sole_fence_body(text: &str) -> Option<&str> {
+    let found = fences(text);
+    let [fence] = found.as_slice() else {
+        return None;
+    };
+    let after = fence.close.as_ref().map_or(text.len(), |close| close.end);
+    let alone = text[..fence.open.start].trim().is_empty() && text[after..].trim().is_empty();
+    alone.then(|| &text[fence.body.clone()])
+}
+
 /// Sorts texts so that the longest come first; texts of one length keep their order.
 fn longest_first(texts: &mut [&str]) {
     if texts.len() > 1 {
@@ -406,6 +418,31 @@ fn ends_single_quoted(rest: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sole_fence_gives_its_body_and_anything_else_none() {
+        let body = "{\"a\": 1}";
+        for fenced in [
+            format!("```json\n{body}\n```"),
+            format!("  ~~~\n{body}\n~~~\n"),
+            format!("```json\n{body}"),
+        ] {
+            assert_eq!(
+                sole_fence_body(&fenced).map(str::trim),
+                Some(body),
+                "{fenced}"
+            );
+        }
+        for other in [
+            body.to_owned(),
+            format!("Here it is:\n```json\n{body}\n```"),
+            format!("```json\n{body}\n```\nDone."),
+            format!("```\n{body}\n```\n```\n{body}\n```"),
+            format!("{{\"code\": \"```json {body}```\"}}"),
+        ] {
+            assert_eq!(sole_fence_body(&other), None, "{other}");
+        }
+    }
 
     fn texts(raw: &str) -> Vec<String> {
         candidates(raw).into_iter().map(|c| c.text).collect()

@@ -5,9 +5,9 @@
 //! is made to open an object all the same, and once it has, a call is what the prompt is
 //! about: asked "Who composed The Four Seasons?" beside `music.play` in `json_object`,
 //! the 0.5B model's likeliest first tokens were `The` and `I` (0.66 and 0.10 of the
-//! likelihood; opening JSON, 0.011), and its reply called `music_play`. Where the names of the functions are
-//! free (`json_object`), no check of the name's place can see this; the reply's first
-//! token can.
+//! likelihood; opening JSON, 0.011), and its reply called `music_play`. Where the names
+//! of the functions are free (`json_object`), no check of the name's place can see
+//! this; the reply's first token can.
 //!
 //! Measured on the tool-choice evaluation's three sets (0.5B model, llama.cpp, 100 first
 //! replies in each format, likelihoods as the server reports them before the grammar):
@@ -18,6 +18,7 @@
 //! (0.0–0.074; the others 0.51 and above) and 1 of 57 (the same request, 0.081).
 
 use super::{Read, share_at};
+use crate::extract;
 use crate::provider::TokenChoice;
 
 /// The share of the model's likelihood that opening a JSON value had where the reply
@@ -42,17 +43,10 @@ pub(in crate::agent) fn share_of_json(text: &str, tokens: &[TokenChoice]) -> Opt
     })
 }
 
-/// Whether the text the tokens spell is `text`, itself or inside a Markdown fence.
+/// Whether the text the tokens spell is `text`, itself or as the body of a Markdown
+/// fence that is all they spell.
 fn spells(spelled: &str, text: &str) -> bool {
-    if spelled == text {
-        return true;
-    }
-    let Some(inside) = spelled.trim().strip_prefix("```") else {
-        return false;
-    };
-    let inside = inside.strip_prefix("json").unwrap_or(inside);
-    let inside = inside.trim_end().strip_suffix("```").unwrap_or(inside);
-    inside.trim() == text.trim()
+    spelled == text || extract::sole_fence_body(spelled).is_some_and(|b| b.trim() == text.trim())
 }
 
 #[cfg(test)]

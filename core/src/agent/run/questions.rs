@@ -79,8 +79,10 @@ impl<P: Provider> Agent<P> {
         let tool = call.get("name").and_then(Value::as_str)?.to_owned();
         let target = run.target(ask);
         let names: Vec<&str> = target.tool_names().map(|(shown, _)| shown).collect();
-        let share = forced::share_of_names(&reply.text, &reply.tokens, &names)
-            .filter(|share| mode == Mode::JsonSchema && *share < forced::LEAST_SHARE);
+        let share = (mode == Mode::JsonSchema)
+            .then(|| forced::share_of_names(&reply.text, &reply.tokens, &names))
+            .flatten()
+            .filter(|share| *share < forced::LEAST_SHARE);
         match share {
             Some(share) => {
                 let kind = ViolationKind::ForcedCall {

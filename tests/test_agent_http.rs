@@ -93,3 +93,6 @@ mod forced_json;
 
 #[path = "agent_http/answer_tool.rs"]
 mod answer_tool;
+
+#[path = "agent_http/answer_in_prose.rs"]
+mod answer_in_prose;

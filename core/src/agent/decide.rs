@@ -335,6 +335,35 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_at_length_asks_for_the_answer_at_once_in_every_mode() {
+        let at_length = Doubts {
+            answered_at_length: true,
+            ..Doubts::default()
+        };
+        for mode in [
+            Mode::Prompt,
+            Mode::Tools,
+            Mode::JsonObject,
+            Mode::JsonSchema,
+        ] {
+            let modes = [mode];
+            let next = next(&state(&modes), &rejected(mode, true, at_length));
+            assert!(next.ask_answer, "{mode}");
+            assert_eq!(next.then, Then::Retry, "{mode}");
+        }
+        // Asked already: the cut answer alone is sent back as cut.
+        let mut asked = state(&[Mode::JsonObject]);
+        asked.answer_only = true;
+        assert!(!next(&asked, &rejected(Mode::JsonObject, true, at_length)).ask_answer);
+        // A cut reply that is not such an answer asks for nothing new.
+        let cut = next(
+            &state(&[Mode::JsonObject]),
+            &rejected(Mode::JsonObject, true, Doubts::default()),
+        );
+        assert!(!cut.ask_answer);
+    }
+
+    #[test]
     fn a_missing_function_named_asks_for_the_answer_at_once() {
         let missing = Doubts {
             invented: true,

@@ -64,6 +64,9 @@ pub(super) struct Doubts {
     /// Its call's name, or its being JSON at all, was the format's choice, not the
     /// model's ([`ViolationKind::ForcedCall`], [`ViolationKind::ForcedJson`]).
     pub forced: bool,
+    /// It answered, and ran to the token limit before the answer's end, where the
+    /// conversation questions the answer for nothing (see `Agent::answered_at_length`).
+    pub answered_at_length: bool,
 }
 
 impl Doubts {
@@ -101,6 +104,8 @@ impl Doubts {
                     ViolationKind::ForcedCall { .. } | ViolationKind::ForcedJson { .. }
                 )
             }),
+            // Known only from the reply's values as read, before the cut rejected them.
+            answered_at_length: false,
         }
     }
 
@@ -113,6 +118,7 @@ impl Doubts {
             unstated: self.unstated || other.unstated,
             type_word: self.type_word || other.type_word,
             forced: self.forced || other.forced,
+            answered_at_length: self.answered_at_length || other.answered_at_length,
         }
     }
 }
@@ -404,12 +410,15 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// chose, where the model would have written something else ([`ViolationKind::ForcedCall`]),
 /// or that the format made JSON where the model would have begun in prose
 /// ([`ViolationKind::ForcedJson`]), is taken as the model's answer at once: in that
-/// format, told again, it can only call again. The answer alone is still the model's: it
+/// format, told again, it can only call again. So is an answer that ran to the token
+/// limit (see `Agent::answered_at_length`): the model chose to answer, and asked for the answer
+/// alone, briefly and in plain text, it ends it. The answer alone is still the model's: it
 /// is asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
     now.missing
         || now.forced
+        || now.answered_at_length
         || (doubted(before) && doubted(now))
         || (before.unstated && now.unstated)
 }

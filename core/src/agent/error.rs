@@ -35,6 +35,8 @@ impl Attempt {
         (self.step > 0).then_some(self.step)
     }
 
+    /// The mode the attempt's request was sent in: the loop's, but prose for a union's
+    /// answer asked for alone where it is text.
     pub fn mode(&self) -> Mode {
         self.mode
     }

@@ -12,13 +12,19 @@ use super::request::{PromptForm, Target};
 use crate::provider::Mode;
 
 impl Target {
-    /// The instructions of the answer alone of a union of tools, in any mode.
+    /// The instructions of the answer alone of a union of tools, in any mode: an answer
+    /// that is text in a few plain words, sent in prose (see [`Target::sent_in`]); any
+    /// other answer as JSON of its shape.
     pub(super) fn answer_only_instructions(&self) -> String {
-        format!(
-            "None of the functions does what the request asks, so answer it yourself: \
-             reply with JSON {}Reply with the JSON only.",
-            self.answer_sentence(None)
-        )
+        const NONE_FITS: &str =
+            "None of the functions does what the request asks, so answer it yourself";
+        match self.answer_shape() {
+            None => format!("{NONE_FITS}, briefly, in plain text."),
+            Some(_) => format!(
+                "{NONE_FITS}: reply with JSON {}Reply with the JSON only.",
+                self.answer_sentence(None)
+            ),
+        }
     }
 
     /// The instructions of a union of tools in a text mode: the functions, each with

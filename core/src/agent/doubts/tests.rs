@@ -12,6 +12,7 @@ pub(super) const NONE: Doubts = Doubts {
     unstated: false,
     type_word: false,
     forced: false,
+    answered_at_length: false,
 };
 const INVENTED: Doubts = Doubts {
     invented: true,

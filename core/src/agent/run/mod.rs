@@ -86,6 +86,9 @@ enum Outcome<T> {
         received: Received,
         error: Error,
         questioned: Option<Vec<Value>>,
+        /// The reply was the answer, cut at the token limit, and questioned for nothing
+        /// ([`doubts::answered_at_length`]).
+        answered_at_length: bool,
     },
     /// The mode cannot carry the ask, or the server rejected it: the next mode is
     /// tried and no attempt is counted.
@@ -111,13 +114,19 @@ impl<T> Outcome<T> {
                     && read::call_as_text(&received.reply, &received.raw),
             },
             Outcome::Rejected {
-                received, error, ..
+                received,
+                error,
+                answered_at_length,
+                ..
             } => decide::Seen::Rejected {
                 mode: received.mode,
                 call_as_text: target.sends_tools(received.mode)
                     && read::call_as_text(&received.reply, &received.raw),
                 cut: received.reply.finish == FinishReason::Length,
-                doubts: Doubts::of(target, ask, &received.raw, error),
+                doubts: Doubts {
+                    answered_at_length: *answered_at_length,
+                    ..Doubts::of(target, ask, &received.raw, error)
+                },
             },
             Outcome::FallBack { reason, by_server } => decide::Seen::Unfit {
                 reason: reason.clone(),
@@ -294,6 +303,7 @@ impl<P: Provider> Agent<P> {
                     received,
                     error,
                     questioned,
+                    ..
                 } => {
                     if let Some((doubted, value)) =
                         standing(&mut run, ask, questioned.as_deref(), &error, &build)
@@ -363,6 +373,7 @@ impl<P: Provider> Agent<P> {
     ) -> Outcome<T> {
         let number = run.attempted() + 1;
         let target = run.target(ask);
+        let mode = target.sent_in(mode);
         let base = self.base_messages(ask, target, mode);
         let dialect = self.dialect.unwrap_or_else(|| self.provider.dialect());
         let after_results = conversation::results_in(ask.history);
@@ -456,6 +467,9 @@ impl<P: Provider> Agent<P> {
                 Err(Refused::Invalid(e)) => Err(Refused::Invalid(e.with_fixes(fixes))),
                 Err(fatal) => Err(fatal),
             });
+        let answered_at_length = cut
+            && matches!(&read, Ok((_, values, fixes))
+                if whole_only_as_read(fixes) && self.answered_at_length(ask, run, values));
         let (read, questioned) = if cut {
             (cut_off(read, request.max_tokens), None)
         } else {
@@ -480,6 +494,7 @@ impl<P: Provider> Agent<P> {
                 questioned,
                 received,
                 error,
+                answered_at_length,
             },
             Err(Refused::CheckPanicked(panic, error)) => {
                 Outcome::Failed(Failure::CheckPanicked(panic, error, Box::new(received)))

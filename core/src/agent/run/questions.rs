@@ -57,6 +57,29 @@ impl<P: Provider> Agent<P> {
         (!unanswerable || doubts::only_skipped(&error).is_none()).then_some(error)
     }
 
+    /// Whether a reply cut at the token limit, read as `values`, is the answer the model
+    /// chose, where the conversation's questions are asked: each value is the answer, and
+    /// the conversation questions none of them (the answer skips no tool: see
+    /// [`doubts::questioned`]). The model is then asked for the answer alone
+    /// ([`doubts::no_function_fits`]), briefly, in plain text.
+    ///
+    /// Sent back as cut, a small model's answer runs to the limit again: on the
+    /// tool-choice evaluation's runs, every first reply of the 0.5B model that answered
+    /// past a cap of 400 tokens (26) was to a request no tool fits, and 21 of them ended
+    /// with no answer taken: the same answer cut again, or the repair's shape of a call
+    /// written back.
+    pub(super) fn answered_at_length(
+        &self,
+        ask: &Question<'_>,
+        run: &Run,
+        values: &[Value],
+    ) -> bool {
+        self.questions_asked(run)
+            && !values.is_empty()
+            && values.iter().all(|v| v.get("answer").is_some())
+            && doubts::questioned(ask, run.doubts, values, None, true).is_none()
+    }
+
     /// The error of a reply whose call the request's format chose, not the model (see
     /// `forced`): its one value a call, where its tokens were asked for
     /// ([`Agent::asks_token_choices`]) and the server reported them, and either the

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use toolschema::agent::Event;
 use toolschema::provider::{FinishReason, Mode, OpenAi};
-use toolschema::{Agent, AskError, Choice, Toolset};
+use toolschema::{Agent, AskError, Choice, Message, ToolCall, Toolset};
 
 use crate::server::{bodies, chat, completion, contents, openai};
 
@@ -278,4 +278,43 @@ async fn a_cut_call_is_not_an_answer_at_length() {
     assert_eq!(choice, Choice::Answer(json!("Gustaf Erik Pasch.")));
     let bodies: Vec<Value> = bodies(&server).await;
     assert!(!contents(&bodies[1])[0].starts_with(ASKED_IN_PROSE));
+}
+
+#[tokio::test]
+async fn an_answer_cut_after_results_is_sent_back_as_cut() {
+    // Once results are in, a long answer reports them: it is sent back to be written
+    // whole, with the conversation, not asked for anew.
+    let history = vec![
+        Message::user("Turn the music down to 20, then tell me what you did."),
+        Message::assistant_calls(
+            "",
+            vec![ToolCall::new(
+                "c1",
+                "music.set_volume",
+                json!({"level": 20}),
+            )],
+        ),
+        Message::tool_result(Some("c1".into()), r#"{"level": 20}"#),
+    ];
+    let whole = r#"{"answer": "The volume is now 20."}"#;
+    let (server, provider) = openai(vec![
+        cut(r#"{"answer": "I turned the volume down from its level to 20, which"#),
+        chat(whole),
+    ])
+    .await;
+    let choice = Agent::new(provider)
+        .mode(Mode::JsonObject)
+        .ask_tools(&tools().with_answer(), "")
+        .history(&history)
+        .await
+        .expect("the answer");
+    assert_eq!(choice, Choice::Answer(json!("The volume is now 20.")));
+    let bodies: Vec<Value> = bodies(&server).await;
+    let second = contents(&bodies[1]);
+    assert!(!second[0].starts_with(ASKED_IN_PROSE), "{second:?}");
+    assert!(
+        second.iter().any(|m| m.contains("20}")),
+        "the results stay: {second:?}"
+    );
+    assert!(second.join("\n").contains("cut off"), "{second:?}");
 }

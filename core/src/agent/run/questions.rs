@@ -61,7 +61,8 @@ impl<P: Provider> Agent<P> {
     /// chose, where the conversation's questions are asked: each value is the answer, and
     /// the conversation questions none of them (the answer skips no tool: see
     /// [`doubts::questioned`]). The model is then asked for the answer alone
-    /// ([`doubts::no_function_fits`]), briefly, in plain text.
+    /// ([`doubts::no_function_fits`]), briefly, in plain text. Not once results are in:
+    /// an answer that reports them may run long, and is sent back as cut.
     ///
     /// Sent back as cut, a small model's answer runs to the limit again: on the
     /// tool-choice evaluation's runs, every first reply of the 0.5B model that answered
@@ -75,6 +76,7 @@ impl<P: Provider> Agent<P> {
         values: &[Value],
     ) -> bool {
         self.questions_asked(run)
+            && !conversation::results_in(ask.history)
             && !values.is_empty()
             && values.iter().all(|v| v.get("answer").is_some())
             && doubts::questioned(ask, run.doubts, values, None, true).is_none()

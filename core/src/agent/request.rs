@@ -231,7 +231,7 @@ impl Target {
     /// "1000000…` to the token limit, and a how-to answer ran to it through quotes it
     /// left unescaped. Of 32 answers asked alone in the 0.5B model's runs of the
     /// tool-choice evaluation, 4 ran to the limit that way, under both JSON formats; the
-    /// same 21 requests asked in plain text each came to an end.
+    /// same 21 requests asked in plain text each came to an end in one replay.
     pub fn sent_in(&self, mode: Mode) -> Mode {
         if self.only_answer.is_some() && self.answer_shape().is_none() {
             Mode::Prompt

@@ -411,9 +411,9 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// or that the format made JSON where the model would have begun in prose
 /// ([`ViolationKind::ForcedJson`]), is taken as the model's answer at once: in that
 /// format, told again, it can only call again. So is an answer that ran to the token
-/// limit (see `Agent::answered_at_length`): the model chose to answer, and asked for the answer
-/// alone, briefly and in plain text, it ends it. The answer alone is still the model's: it
-/// is asked for, never made up.
+/// limit (see `Agent::answered_at_length`): the model chose to answer, and asked for the
+/// answer alone, briefly and in plain text, it ends it. The answer alone is still the
+/// model's: it is asked for, never made up.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
     now.missing

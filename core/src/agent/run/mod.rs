@@ -87,7 +87,7 @@ enum Outcome<T> {
         error: Error,
         questioned: Option<Vec<Value>>,
         /// The reply was the answer, cut at the token limit, and questioned for nothing
-        /// ([`doubts::answered_at_length`]).
+        /// ([`Agent::answered_at_length`]).
         answered_at_length: bool,
     },
     /// The mode cannot carry the ask, or the server rejected it: the next mode is

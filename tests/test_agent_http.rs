@@ -96,3 +96,6 @@ mod answer_tool;
 
 #[path = "agent_http/answer_in_prose.rs"]
 mod answer_in_prose;
+
+#[path = "agent_http/echoed_shape.rs"]
+mod echoed_shape;

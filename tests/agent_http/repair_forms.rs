@@ -46,11 +46,21 @@ async fn repair_of(
     server: &wiremock::MockServer,
     tools: &Toolset,
 ) -> String {
+    last_repair_of(agent, server, tools, 2).await
+}
+
+/// The last message of the last of `requests` requests: the last repair.
+async fn last_repair_of(
+    agent: &Agent<OpenAi>,
+    server: &wiremock::MockServer,
+    tools: &Toolset,
+    requests: usize,
+) -> String {
     let choice = agent.ask_tools(tools, REQUEST).await.expect("the answer");
     assert!(matches!(choice, Choice::Answer(_)), "{choice:?}");
     let bodies = bodies(server).await;
-    assert_eq!(bodies.len(), 2, "one repair: {choice:?}");
-    contents(&bodies[1]).pop().expect("a repair")
+    assert_eq!(bodies.len(), requests, "the repairs: {choice:?}");
+    contents(&bodies[requests - 1]).pop().expect("a repair")
 }
 
 #[tokio::test]
@@ -58,11 +68,14 @@ async fn a_text_mode_repair_asks_for_the_forms_of_the_first_prompt_not_the_shape
     let tools = calls_only().with_answer();
     let echo = shape(&tools);
     assert!(echo.contains("| {"), "the shape is a union: {echo}");
+    // A call of one of the functions first: the shape written back after it is sent
+    // back (before any call, the answer alone would be asked for).
+    let call = r#"{"name": "sports_get_match_results", "arguments": {"last": 3}}"#;
     for mode in [Mode::Prompt, Mode::JsonObject] {
         let answer = r#"{"answer": "Leonardo da Vinci painted it."}"#;
-        let (server, provider) = openai(vec![chat(&echo), chat(answer)]).await;
+        let (server, provider) = openai(vec![chat(call), chat(&echo), chat(answer)]).await;
         let agent = Agent::new(provider).mode(mode);
-        let repair = repair_of(&agent, &server, &tools).await;
+        let repair = last_repair_of(&agent, &server, &tools, 3).await;
         assert!(repair.contains(CALL_FORM), "{mode:?}: {repair}");
         assert!(
             repair.contains("a call of one of the functions above"),

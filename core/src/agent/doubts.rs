@@ -10,10 +10,7 @@ use serde_json::Value;
 use super::request::Target;
 use super::run::Question;
 use super::{conversation, grounding, not_an_answer, read};
-use crate::fix::{Fix, FixKind, Location};
-use crate::pointer;
 use crate::provider::Mode;
-use crate::value::short_json;
 use crate::{Error, Violation, ViolationKind};
 
 /// The modes of a union of tools with an answer: its first attempt in plain prompt mode
@@ -67,6 +64,13 @@ pub(super) struct Doubts {
     /// It answered, and ran to the token limit before the answer's end, where the
     /// conversation questions the answer for nothing (see `Agent::answered_at_length`).
     pub answered_at_length: bool,
+    /// It wrote back the union's shape that a repair showed it
+    /// ([`ViolationKind::SchemaEchoed`]): neither a call nor the answer.
+    pub echoed: bool,
+    /// It called one of the union's functions, by its name or by one that resembles it
+    /// (a misspelt or shortened name, or a generic one: not [`grounding::invented`]).
+    /// Never a reply that wrote the shape back, whose names are the shape's.
+    pub called: bool,
 }
 
 impl Doubts {
@@ -79,6 +83,7 @@ impl Doubts {
         let tools: Vec<(&str, &str)> = target.tool_names().collect();
         let calls = calls_in(raw);
         let asks_to_know = conversation_of(ask).asks_to_know();
+        let echoed = rejected_for(error, |kind| matches!(kind, ViolationKind::SchemaEchoed));
         Doubts {
             invented: calls
                 .iter()
@@ -106,6 +111,12 @@ impl Doubts {
             }),
             // Known only from the reply's values as read, before the cut rejected them.
             answered_at_length: false,
+            echoed,
+            called: !echoed
+                && calls.iter().any(|call| {
+                    call.get("name").is_some()
+                        && grounding::invented(call, tools.iter().copied()).is_none()
+                }),
         }
     }
 
@@ -119,6 +130,8 @@ impl Doubts {
             type_word: self.type_word || other.type_word,
             forced: self.forced || other.forced,
             answered_at_length: self.answered_at_length || other.answered_at_length,
+            echoed: self.echoed || other.echoed,
+            called: self.called || other.called,
         }
     }
 }
@@ -412,8 +425,20 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// ([`ViolationKind::ForcedJson`]), is taken as the model's answer at once: in that
 /// format, told again, it can only call again. So is an answer that ran to the token
 /// limit (see `Agent::answered_at_length`): the model chose to answer, and asked for the
-/// answer alone, briefly and in plain text, it ends it. The answer alone is still the
-/// model's: it is asked for, never made up.
+/// answer alone, briefly and in plain text, it ends it. So is a reply that writes back
+/// the union's shape a repair showed it, where no reply before it called one of the
+/// union's functions: shown the functions' shapes, the model had no call to put in them
+/// (an answer, prose that names the tools, a call of a function the union lacks, then
+/// the shape). Where a reply before it called one of the functions, the model had a call
+/// in mind, and the shape is sent back as before. The answer alone is still the model's:
+/// it is asked for, never made up.
+///
+/// In every saved run of the tool-choice evaluation's three sets and of the extraction
+/// tasks (both models, every row), a reply wrote the shape back in 58 asks, all in tools
+/// mode, whose repair shows the shape. In 41 no reply before it had called one of the
+/// functions, and no function fits any of their requests; 10 of them ended with no reply
+/// taken (the model wrote the shape back again). In 17 a reply before it had called one,
+/// and in two of those (one extraction task, in two runs) a function fits.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
     now.missing
@@ -421,141 +446,7 @@ pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
         || now.answered_at_length
         || (doubted(before) && doubted(now))
         || (before.unstated && now.unstated)
-}
-
-/// Leaves out of the calls among `values` (a reply to a union with an answer) the
-/// optional arguments the user never gave and the keys the tool does not take, at any
-/// depth (see `grounding::unasked` and `grounding::undeclared`), each reported as a fix
-/// at its pointer, except at the pointers in `kept`: there the model wrote the value
-/// to fix a violation of an earlier attempt (`255` after `300` was above the maximum),
-/// whichever call of that attempt or of this one it was ([`in_call`]).
-/// An argument stays, too, where the call would no longer fit the union's schema without
-/// it: where the tool's schema needs it in some other way than `required` (one of several
-/// keys, `minProperties`, `dependentRequired`), the model's next call would be left
-/// without it again. The conversation is as [`questioned`] reads it.
-pub(super) fn leave_out_unasked(
-    ask: &Question<'_>,
-    values: &mut [Value],
-    kept: &[&str],
-) -> Vec<Fix> {
-    leave_out(ask, values, kept, true)
-}
-
-/// [`leave_out_unasked`]; where `each_fits` is false, every such argument is left out
-/// whether or not the call fits the union's schema without it (the caller checks the
-/// calls left).
-fn leave_out(ask: &Question<'_>, values: &mut [Value], kept: &[&str], each_fits: bool) -> Vec<Fix> {
-    let target = ask.target;
-    let Some(union) = target.union.as_ref().filter(|_| target.has_answer()) else {
-        return Vec::new();
-    };
-    let conversation = conversation_of(ask);
-    let several = values.len() > 1;
-    let mut fixes = Vec::new();
-    for (i, value) in values.iter_mut().enumerate() {
-        let Some(tool) = value
-            .get("name")
-            .and_then(Value::as_str)
-            .and_then(|name| union.tool(name))
-        else {
-            continue;
-        };
-        let at = if several {
-            format!("/{i}")
-        } else {
-            String::new()
-        };
-        let unasked = conversation
-            .unasked(value, &tool.arguments)
-            .into_iter()
-            .map(|key| (vec![key], false));
-        let inside = conversation
-            .undeclared_inside(value, &tool.arguments)
-            .into_iter()
-            .map(|u| (u.path, u.repeats));
-        for (path, repeats) in unasked.chain(inside) {
-            let tokens: String = path
-                .iter()
-                .map(|t| format!("/{}", pointer::token(t)))
-                .collect();
-            let pointer = format!("{at}/arguments{tokens}");
-            if kept.iter().any(|k| in_call(k) == in_call(&pointer)) {
-                continue;
-            }
-            let Some((without, written)) = without_member(value, &path) else {
-                continue;
-            };
-            if each_fits && !target.schema.is_valid(&without) {
-                continue;
-            }
-            *value = without;
-            let key = path.last().cloned().unwrap_or_default();
-            let shown = short_json(&written);
-            let kind = if repeats {
-                FixKind::RepeatedArgument { key, value: shown }
-            } else {
-                FixKind::UnaskedArgument { key, value: shown }
-            };
-            fixes.push(Fix::new(kind, Location::Pointer(pointer)));
-        }
-    }
-    fixes
-}
-
-/// [`leave_out_unasked`] of calls the union's schema rejected, every such argument
-/// at once (two made-up values may each break it): the fixes, where every call fits
-/// once they are made and no argument left out is one the user asked for by its name
-/// ([`grounding::Conversation::asks_for`]: `brightness` for "Full brightness", where a
-/// value above the maximum is the model's reading of "full", for a repair to mend);
-/// `None` otherwise, and the calls then as they may have been left.
-pub(super) fn leave_out_unasked_to_fit(
-    ask: &Question<'_>,
-    values: &mut [Value],
-    kept: &[&str],
-) -> Option<Vec<Fix>> {
-    let fixes = leave_out(ask, values, kept, false);
-    let conversation = conversation_of(ask);
-    let asked_for = fixes.iter().any(|fix| match fix.kind() {
-        FixKind::UnaskedArgument { key, .. } | FixKind::RepeatedArgument { key, .. } => {
-            conversation.asks_for(key)
-        }
-        _ => false,
-    });
-    let fits = values.iter().all(|v| ask.target.schema.is_valid(v));
-    (!fixes.is_empty() && fits && !asked_for).then_some(fixes)
-}
-
-/// A pointer into a reply's calls without the index of its call, if it has one
-/// (`/0/arguments/x` is `/arguments/x`): an attempt of one call and one of several point
-/// at the same argument apart, and the calls may come in another order. Taking an
-/// argument of one call for the same of another keeps a value, which is the safe side.
-fn in_call(pointer: &str) -> &str {
-    let Some(rest) = pointer.strip_prefix('/') else {
-        return pointer;
-    };
-    let (first, after) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
-        after
-    } else {
-        pointer
-    }
-}
-
-/// A call `{"name": …, "arguments": …}` without the member at `path` under its
-/// arguments (an argument, or a key of an object inside one), the others in their order,
-/// and the value it had; `None` when it has no such member.
-fn without_member(call: &Value, path: &[String]) -> Option<(Value, Value)> {
-    let (key, parents) = path.split_last()?;
-    let mut without = call.clone();
-    let mut object = without.get_mut("arguments")?;
-    for token in parents {
-        object = match object {
-            Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
-            other => other.get_mut(token.as_str())?,
-        };
-    }
-    let written = object.as_object_mut()?.shift_remove(key)?;
-    Some((without, written))
+        || (now.echoed && !before.called)
 }
 
 /// The conversation an ask holds, as the grounding checks read it: the developer's
@@ -567,8 +458,10 @@ fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
 }
 
 mod held;
+mod left_out;
 
 pub(super) use held::{answer_stands, kept_over_rejected, only_skipped};
+pub(super) use left_out::{leave_out_unasked, leave_out_unasked_to_fit};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 use serde_json::{Value, json};
 
 use super::{Doubts, answer_stands, leave_out_unasked, no_function_fits, only_skipped};
+use crate::ViolationKind;
 use crate::agent::request::Target;
 use crate::agent::run::Question;
 
@@ -13,6 +14,8 @@ pub(super) const NONE: Doubts = Doubts {
     type_word: false,
     forced: false,
     answered_at_length: false,
+    echoed: false,
+    called: false,
 };
 const INVENTED: Doubts = Doubts {
     invented: true,
@@ -112,6 +115,64 @@ fn one_sign_says_nothing() {
     assert!(!no_function_fits(INVENTED, NONE));
     assert!(!no_function_fits(UNGROUNDED, NONE));
     assert!(!no_function_fits(NONE, NONE));
+}
+
+const ECHOED: Doubts = Doubts {
+    echoed: true,
+    ..NONE
+};
+const CALLED: Doubts = Doubts {
+    called: true,
+    ..NONE
+};
+
+#[test]
+fn the_shape_written_back_where_no_function_was_called_says_nothing_fits() {
+    // After an answer, prose, a function the union lacks, or nothing before it.
+    for before in [NONE, INVENTED, MISSING, UNGROUNDED, ECHOED] {
+        assert!(no_function_fits(before, ECHOED), "{before:?}");
+    }
+    // A call of one of the functions came before it: the shape is sent back as before.
+    for before in [CALLED, CALLED.and(INVENTED), CALLED.and(ECHOED)] {
+        assert!(!no_function_fits(before, ECHOED), "{before:?}");
+    }
+    // A call of one of the functions, whatever came before, says nothing on its own.
+    for before in [NONE, ECHOED, INVENTED] {
+        assert!(!no_function_fits(before, CALLED), "{before:?}");
+    }
+}
+
+#[test]
+fn a_reply_calls_one_of_the_functions_by_its_name_or_one_like_it() {
+    let target = finance();
+    let ask = question(&target, "What is it?");
+    let none = crate::Error::new(Vec::new());
+    let doubts = |raw: &str| Doubts::of(&target, &ask, raw, &none);
+    for called in [
+        r#"{"name": "loan", "arguments": {"principal": 1}}"#,
+        r#"{"name": "get_loan_payment", "arguments": {"principal": 1}}"#,
+        r#"{"name": "quote", "arguments": {"ticker": "text"}}"#,
+        r#"[{"name": "cancel_subscription", "arguments": {}}, {"name": "loan", "arguments": {}}]"#,
+    ] {
+        let d = doubts(called);
+        assert!(d.called && !d.echoed, "{called}: {d:?}");
+    }
+    for not_called in [
+        r#"{"name": "cancel_subscription", "arguments": {}}"#,
+        r#"{"name": "good morning", "arguments": {"answer": "Bom dia"}}"#,
+        r#"{"answer": "loan"}"#,
+        "A loan calculator cannot tell you that.",
+        "",
+    ] {
+        let d = doubts(not_called);
+        assert!(!d.called && !d.echoed, "{not_called}: {d:?}");
+    }
+    // The shape written back names the functions, but calls none of them.
+    let echo = crate::Error::single(crate::Violation::new("", ViolationKind::SchemaEchoed));
+    let shape =
+        r#"{name: "loan", arguments: {principal: number, currency?: string}} | {answer: string}"#;
+    let d = Doubts::of(&target, &ask, shape, &echo);
+    assert!(d.echoed && !d.called, "{d:?}");
 }
 
 /// The union of an OpenAI tools array, with an answer.
@@ -215,7 +276,7 @@ fn an_answer_that_skips_a_tool_is_told_the_tool_its_request_describes() {
 
 #[test]
 fn a_pointer_in_a_call_is_read_without_the_call_s_index() {
-    use super::in_call;
+    use super::left_out::in_call;
     assert_eq!(in_call("/arguments/x"), "/arguments/x");
     assert_eq!(in_call("/0/arguments/x"), "/arguments/x");
     assert_eq!(in_call("/12/arguments/x"), "/arguments/x");
@@ -232,13 +293,14 @@ fn a_pointer_in_a_call_is_read_without_the_call_s_index() {
 fn a_member_is_taken_out_at_its_path_and_nowhere_else() {
     let call = json!({"name": "t", "arguments": {"a": 1, "list": [{"k": 1, "x": 2}, {"x": 3}]}});
     let path = |tokens: &[&str]| tokens.iter().map(|t| t.to_string()).collect::<Vec<_>>();
-    let (without, written) = super::without_member(&call, &path(&["list", "1", "x"])).unwrap();
+    let (without, written) =
+        super::left_out::without_member(&call, &path(&["list", "1", "x"])).unwrap();
     assert_eq!(written, json!(3));
     assert_eq!(
         without["arguments"],
         json!({"a": 1, "list": [{"k": 1, "x": 2}, {}]})
     );
-    let (without, _) = super::without_member(&call, &path(&["a"])).unwrap();
+    let (without, _) = super::left_out::without_member(&call, &path(&["a"])).unwrap();
     assert_eq!(
         without["arguments"],
         json!({"list": [{"k": 1, "x": 2}, {"x": 3}]})
@@ -251,7 +313,11 @@ fn a_member_is_taken_out_at_its_path_and_nowhere_else() {
         path(&["list"]).into_iter().chain(path(&["0"])).collect(),
         Vec::new(),
     ] {
-        assert_eq!(super::without_member(&call, &missing), None, "{missing:?}");
+        assert_eq!(
+            super::left_out::without_member(&call, &missing),
+            None,
+            "{missing:?}"
+        );
     }
 }
 

@@ -44,6 +44,9 @@ impl<P: Provider> Agent<P> {
     /// an argument the user names (`"brightness": 300` for "Full brightness": the
     /// model's reading of "full", for the repair to mend), and one outside the values a
     /// schema lists (`"deu"` for "German" where it lists `"de"`: the model meant one).
+    /// Nor is the union's shape written back ([`ViolationKind::SchemaEchoed`]) read as
+    /// calls: its optional keys (`shuffle?: boolean`) left out, what remains would pass
+    /// for a call of the shape's types (`{"query": "string"}`).
     pub(super) fn without_unasked(
         &self,
         ask: &Question<'_>,
@@ -51,10 +54,18 @@ impl<P: Provider> Agent<P> {
         calls: impl FnOnce() -> Option<Vec<Value>>,
         error: Error,
     ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
-        let listed = |v: &crate::Violation| matches!(v.kind(), ViolationKind::NotAllowed { .. });
+        // A value outside a list is one the model meant; the shape written back holds
+        // the shape's types where values go (`query?: string` read as a call for the
+        // query "string"), no call at all.
+        let kept_as_sent = |v: &crate::Violation| {
+            matches!(
+                v.kind(),
+                ViolationKind::NotAllowed { .. } | ViolationKind::SchemaEchoed
+            )
+        };
         if !self.grounded_calls
             || run.answer_only.is_some()
-            || error.violations().iter().any(listed)
+            || error.violations().iter().any(kept_as_sent)
         {
             return Err(error);
         }

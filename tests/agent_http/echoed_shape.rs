@@ -1,6 +1,7 @@
 //! A reply that writes back the union's shape a repair showed it, where no reply before it
-//! called one of the union's functions, says that none fits: the model is asked for its
-//! answer alone next. After a call of one of the functions, the shape written back is
+//! called one of the union's functions or the calls before it were made of nothing the
+//! user wrote, says that none fits: the model is asked for its answer alone next. After a
+//! call of one of the functions sent back for its schema alone, the shape written back is
 //! sent back as before, and the call that follows is taken.
 
 use serde_json::{Value, json};
@@ -96,6 +97,35 @@ async fn the_shape_written_back_before_any_call_asks_for_the_answer_alone() {
 }
 
 #[tokio::test]
+async fn the_shape_written_back_after_a_made_up_call_asks_for_the_answer_alone() {
+    // A call of a tool the request names nowhere, with none of its values (sent back as
+    // ungrounded), then the shape.
+    let (server, provider) = openai(vec![
+        tool_calls(&[(
+            "c1",
+            "geography_get_country_info",
+            r#"{"country": "France"}"#,
+        )]),
+        chat(SHAPE),
+        chat("Bom dia."),
+    ])
+    .await;
+    let (agent, events) = agent(provider, Mode::Tools);
+    let result = agent
+        .ask_tools(&tools(), "Translate 'good morning' into Portuguese.")
+        .answered()
+        .await
+        .expect("the answer, asked alone");
+    assert_eq!(result.value, Choice::Answer(json!("Bom dia.")));
+    let first = result.attempts[0].error().expect("sent back").to_string();
+    assert!(first.contains("France"), "{first}");
+    assert!(echoed(result.attempts[1].error()));
+    let bodies: Vec<Value> = bodies(&server).await;
+    assert!(contents(&bodies[2])[0].starts_with(ASKED), "{}", bodies[2]);
+    assert_eq!(events.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
 async fn the_shape_written_back_after_a_call_of_a_function_is_sent_back() {
     // A native call of one of the functions that misses its required argument, the
     // shape, then the call whole: the call is taken, and the answer never asked alone.
@@ -181,10 +211,11 @@ const MUSIC_SHAPE: &str = "| {\n    name: \"music_set_volume\",\n    arguments: 
 #[tokio::test]
 async fn the_shape_written_back_is_never_read_as_a_call_of_its_types() {
     let request = "What volume of water fills an Olympic swimming pool?";
-    // After a call of one of the functions: sent back as the shape, twice, and the ask
-    // fails with the shape's violation, not a call's.
+    // After a call of one of the functions sent back for its schema (a level above the
+    // maximum): the shape is sent back as the shape, twice, and the ask fails with the
+    // shape's violation, not a call's.
     let (_server, provider) = openai(vec![
-        tool_calls(&[("c1", "music_set_volume", r#"{"level": 75}"#)]),
+        tool_calls(&[("c1", "music_set_volume", r#"{"level": 250}"#)]),
         chat(MUSIC_SHAPE),
         chat(MUSIC_SHAPE),
     ])
@@ -197,6 +228,7 @@ async fn the_shape_written_back_is_never_read_as_a_call_of_its_types() {
     let AskError::Exhausted { attempts, .. } = &error else {
         panic!("not exhausted: {error}");
     };
+    assert!(!echoed(attempts[0].error()), "{:?}", attempts[0].error());
     for attempt in &attempts[1..] {
         let error = attempt.error().expect("rejected");
         assert_eq!(error.violations().len(), 1, "{error}");

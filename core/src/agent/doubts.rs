@@ -427,26 +427,31 @@ fn examples_of(target: &Target, call: &Value) -> Vec<Vec<String>> {
 /// limit (see `Agent::answered_at_length`): the model chose to answer, and asked for the
 /// answer alone, briefly and in plain text, it ends it. So is a reply that writes back
 /// the union's shape a repair showed it, where no reply before it called one of the
-/// union's functions: shown the functions' shapes, the model had no call to put in them
-/// (an answer, prose that names the tools, a call of a function the union lacks, then
-/// the shape). Where a reply before it called one of the functions, the model had a call
-/// in mind, and the shape is sent back as before. The answer alone is still the model's:
-/// it is asked for, never made up.
+/// union's functions, or where the calls before it were doubted as made of nothing the
+/// user wrote: shown the functions' shapes, the model had no call to put in them (an
+/// answer, prose that names the tools, a call of a function the union lacks or of
+/// made-up values, then the shape). Where a reply before it called one of the functions
+/// and was sent back only for what its schema says (a value outside a pattern, a
+/// missing argument), the model had a call in mind, and the shape is sent back as
+/// before. The answer alone is still the model's: it is asked for, never made up.
 ///
 /// In every saved run of the tool-choice evaluation's three sets and of the extraction
 /// tasks (both models, every row), a reply wrote the shape back in 58 asks, all in tools
 /// mode, whose repair shows the shape. In 41 no reply before it had called one of the
 /// functions, and no function fits any of their requests; 10 of them ended with no reply
-/// taken (the model wrote the shape back again). In 17 a reply before it had called one,
-/// and in two of those (one extraction task, in two runs) a function fits.
+/// taken (the model wrote the shape back again). In 8 a call before it was doubted so, no
+/// function fits any of their requests, and each ended with no reply taken. In the other
+/// 9 a call before it broke its schema; in two of those (one extraction task, in two
+/// runs) a function fits.
 pub(super) fn no_function_fits(before: Doubts, now: Doubts) -> bool {
     let doubted = |d: Doubts| d.invented || d.ungrounded;
+    let no_call_in_mind = !before.called || before.ungrounded || before.unstated;
     now.missing
         || now.forced
         || now.answered_at_length
         || (doubted(before) && doubted(now))
         || (before.unstated && now.unstated)
-        || (now.echoed && !before.called)
+        || (now.echoed && no_call_in_mind)
 }
 
 /// The conversation an ask holds, as the grounding checks read it: the developer's

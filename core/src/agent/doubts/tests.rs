@@ -121,6 +121,10 @@ const ECHOED: Doubts = Doubts {
     echoed: true,
     ..NONE
 };
+const UNSTATED: Doubts = Doubts {
+    unstated: true,
+    ..NONE
+};
 const CALLED: Doubts = Doubts {
     called: true,
     ..NONE
@@ -132,7 +136,12 @@ fn the_shape_written_back_where_no_function_was_called_says_nothing_fits() {
     for before in [NONE, INVENTED, MISSING, UNGROUNDED, ECHOED] {
         assert!(no_function_fits(before, ECHOED), "{before:?}");
     }
-    // A call of one of the functions came before it: the shape is sent back as before.
+    // Or after a call doubted as made of nothing the user wrote.
+    for doubted in [UNGROUNDED, UNSTATED] {
+        assert!(no_function_fits(CALLED.and(doubted), ECHOED), "{doubted:?}");
+    }
+    // A call of one of the functions came before it, sent back for its schema alone:
+    // the shape is sent back as before.
     for before in [CALLED, CALLED.and(INVENTED), CALLED.and(ECHOED)] {
         assert!(!no_function_fits(before, ECHOED), "{before:?}");
     }

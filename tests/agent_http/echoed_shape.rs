@@ -8,31 +8,8 @@ use serde_json::{Value, json};
 use toolschema::provider::Mode;
 use toolschema::{AskError, Choice, ViolationKind};
 
-use crate::no_function_fits::agent;
+use crate::no_function_fits::{agent, tools};
 use crate::server::{bodies, chat, contents, openai, tool_calls};
-
-/// A country's facts and a recipe search, as a server hands them over, with an answer.
-fn tools() -> toolschema::Toolset {
-    toolschema::Toolset::from_openai_tools(&json!([
-        {"type": "function", "function": {
-            "name": "geography.get_country_info",
-            "description": "Facts about a country: capital, population, languages.",
-            "parameters": {"type": "object", "properties": {
-                "country": {"type": "string"},
-                "fields": {"type": "array", "items": {"type": "string"}}
-            }, "required": ["country"]}
-        }},
-        {"type": "function", "function": {
-            "name": "recipes.search",
-            "description": "Find recipes by ingredients.",
-            "parameters": {"type": "object", "properties": {
-                "ingredients": {"type": "array", "items": {"type": "string"}}
-            }, "required": ["ingredients"]}
-        }}
-    ]))
-    .expect("the tools load")
-    .with_answer()
-}
 
 /// The union's shape in the notation a repair shows it, written back as a small model
 /// writes it.

@@ -15,7 +15,7 @@ use toolschema::{Agent, AskError, Choice, Message, ToolCall, Toolset};
 use crate::server::{anthropic, bodies, chat, contents, message, openai, tool_calls};
 
 /// A country's facts and a recipe search, as a server hands them over.
-fn tools() -> Toolset {
+pub fn tools() -> Toolset {
     Toolset::from_openai_tools(&json!([
         {"type": "function", "function": {
             "name": "geography.get_country_info",

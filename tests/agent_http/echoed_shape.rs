@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 use toolschema::provider::Mode;
-use toolschema::{AskError, Choice, ViolationKind};
+use toolschema::{AskError, Choice, FixKind, ViolationKind};
 
 use crate::no_function_fits::{agent, tools};
 use crate::server::{bodies, chat, contents, openai, tool_calls};
@@ -226,4 +226,56 @@ async fn the_shape_written_back_is_never_read_as_a_call_of_its_types() {
         .expect("the answer, asked alone");
     assert_eq!(choice, Choice::Answer(json!("About 2,500,000 litres.")));
     assert_eq!(events.lock().unwrap().len(), 1);
+}
+
+/// The sports union's shape written back: read as JSON, a call of `sports_get_standings`
+/// for the league "string" of the season "string".
+const SPORTS_SHAPE: &str = "| {\n    name: \"sports_get_standings\",\n    arguments: {\n      league: string,\n      season: string,\n    },\n  }\n| { answer: string }";
+
+#[tokio::test]
+async fn the_shape_written_back_after_a_held_answer_keeps_the_answer() {
+    // The answer, sent back as skipping the tool the request names ("sports"), is held;
+    // asked to call the tool, the model writes back the shape: it has no call to make,
+    // and the answer stands. The shape is read as no call: its types (`league: string`)
+    // are never reported as a call's values.
+    let answer = "The Football League, founded in 1888.";
+    for mode in [Mode::JsonObject, Mode::Prompt, Mode::Tools] {
+        let (server, provider) = openai(vec![
+            chat(&format!(r#"{{"answer": "{answer}"}}"#)),
+            chat(SPORTS_SHAPE),
+        ])
+        .await;
+        let (agent, events) = agent(provider, mode);
+        let asked = agent
+            .ask_tools(
+                &crate::copied_example::sports(),
+                "Which sports league is the oldest in the world?",
+            )
+            .answered()
+            .await
+            .unwrap_or_else(|e| panic!("{mode}: {e}"));
+        assert_eq!(asked.value, Choice::Answer(json!(answer)), "{mode}");
+        assert_eq!(bodies(&server).await.len(), 2, "{mode}");
+        assert!(
+            matches!(
+                asked.attempts[0].violations()[0].kind(),
+                ViolationKind::SkippedTool { .. }
+            ),
+            "{mode}"
+        );
+        let taken = &asked.attempts[1];
+        assert!(taken.raw().contains("league: string"), "{mode}");
+        let kept = taken.fixes().iter().find_map(|f| match f.kind() {
+            FixKind::AnswerKept { attempt, instead } => Some((*attempt, instead.clone())),
+            _ => None,
+        });
+        let (attempt, instead) = kept.unwrap_or_else(|| panic!("{mode}: {:?}", taken.fixes()));
+        assert_eq!(attempt, 1, "{mode}");
+        assert!(instead.contains("schema sent back"), "{mode}: {instead}");
+        assert!(
+            !instead.contains("\"string\"") && !instead.contains("call's values"),
+            "{mode}: {instead}"
+        );
+        assert!(events.lock().unwrap().is_empty(), "{mode}");
+    }
 }

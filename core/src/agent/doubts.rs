@@ -465,7 +465,7 @@ fn conversation_of(ask: &Question<'_>) -> grounding::Conversation {
 mod held;
 mod left_out;
 
-pub(super) use held::{answer_stands, kept_over_rejected, only_skipped};
+pub(super) use held::{answer_stands, kept_over_echo, kept_over_rejected, only_skipped};
 pub(super) use left_out::{leave_out_unasked, leave_out_unasked_to_fit};
 
 #[cfg(test)]

@@ -41,7 +41,14 @@ pub(crate) fn only_skipped(error: &Error) -> Option<String> {
 /// are examples or placeholders (and taken where they are values of the model's own,
 /// which are questioned after the skip only to keep the answer), and so is a made-up call
 /// of another tool alone, which says nothing of this one.
+///
+/// A reply that writes back the union's shape ([`ViolationKind::SchemaEchoed`]) holds no
+/// call at all, `calls` none: asked to call the tool, the model had no call to make, and
+/// the answer stands as it does over a made-up one ([`kept_over_echo`]).
 pub(crate) fn answer_stands(target: &Target, tool: &str, calls: &[Value], error: &Error) -> bool {
+    if calls.is_empty() {
+        return echoed_only(error);
+    }
     let Some(questioned) = target.tool_of(&serde_json::json!({ "name": tool })) else {
         return false;
     };
@@ -87,8 +94,7 @@ pub(crate) fn kept_over_rejected(
     calls: &[Value],
     held: &str,
 ) -> Option<Error> {
-    let before_results = !conversation::results_in(ask.history);
-    if !doubts.skipped || doubts.unstated || !before_results || calls.is_empty() {
+    if !may_stand(ask, doubts) || calls.is_empty() {
         return None;
     }
     let conversation = conversation_of(ask);
@@ -105,4 +111,29 @@ pub(crate) fn kept_over_rejected(
         .collect::<Option<Vec<_>>>()?;
     let error = Error::new(violations);
     answer_stands(ask.target, held, calls, &error).then_some(error)
+}
+
+/// Whether a held answer may stand over a reply the union's schema rejected with `error`
+/// because the reply is the union's shape written back ([`ViolationKind::SchemaEchoed`]),
+/// where it waits as [`kept_over_rejected`] has it wait. Asked "In what order should I
+/// read the Harry Potter books?" beside `shop.get_order_status`, a small model answers;
+/// told the request asks for what the tool does, it writes back the shape the repair
+/// showed it: it has no call of the tool to make, and the answer was right.
+pub(crate) fn kept_over_echo(ask: &Question<'_>, doubts: Doubts, error: &Error) -> bool {
+    may_stand(ask, doubts) && echoed_only(error)
+}
+
+/// Whether an answer held for skipping a tool still waits: the skip question asked, no
+/// question of a made-up call after it, no tool's result in.
+fn may_stand(ask: &Question<'_>, doubts: Doubts) -> bool {
+    doubts.skipped && !doubts.unstated && !conversation::results_in(ask.history)
+}
+
+/// Whether `error` says only that the reply is the union's shape written back.
+fn echoed_only(error: &Error) -> bool {
+    let violations = error.violations();
+    !violations.is_empty()
+        && violations
+            .iter()
+            .all(|v| matches!(v.kind(), ViolationKind::SchemaEchoed))
 }

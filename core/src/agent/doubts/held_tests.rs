@@ -115,3 +115,39 @@ proptest::proptest! {
         );
     }
 }
+
+#[test]
+fn the_shape_written_back_after_the_skip_keeps_the_held_answer() {
+    let target = music();
+    let ask = question(&target, POOL);
+    let echo = crate::Error::single(crate::Violation::new("", ViolationKind::SchemaEchoed));
+    assert!(super::kept_over_echo(&ask, SKIPPED, &echo));
+    // It holds no call: the answer stands over none.
+    assert!(answer_stands(&target, "music.set_volume", &[], &echo));
+    // Not after a question of a made-up call, nor where the skip was not asked.
+    let unstated = Doubts {
+        unstated: true,
+        ..SKIPPED
+    };
+    assert!(!super::kept_over_echo(&ask, unstated, &echo));
+    assert!(!super::kept_over_echo(&ask, NONE, &echo));
+    // Another violation beside the shape, or another alone: no echo, nothing kept.
+    let beside = crate::Error::new(vec![
+        crate::Violation::new("", ViolationKind::SchemaEchoed),
+        crate::Violation::new(
+            "/arguments",
+            ViolationKind::Unstated {
+                values: vec!["75".into()],
+            },
+        ),
+    ]);
+    assert!(!super::kept_over_echo(&ask, SKIPPED, &beside));
+    let other = crate::Error::single(crate::Violation::new(
+        "/answer",
+        ViolationKind::SkippedTool {
+            tool: "music.set_volume".into(),
+        },
+    ));
+    assert!(!super::kept_over_echo(&ask, SKIPPED, &other));
+    assert!(!answer_stands(&target, "music.set_volume", &[], &other));
+}

@@ -433,7 +433,8 @@ impl<P: Provider> Agent<P> {
         // A loop of words read up to its first round is what the reply said, whole.
         let cut = reply.finish == FinishReason::Length && looped.is_none();
         let mut questioned = None;
-        let calls = || read::rejected_calls(parser, target, &reply, text, &shaped);
+        let calls =
+            |error: &Error| read::rejected_calls(parser, target, &reply, text, &shaped, error);
         let read = read::read(parser, target, &reply, text, &shaped, mode)
             .map(|(values, mut fixes)| {
                 fixes.splice(0..0, looped.map(|l| l.fix(&raw)));

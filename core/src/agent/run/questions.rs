@@ -132,13 +132,13 @@ impl<P: Provider> Agent<P> {
         run: &Run,
         mode: Mode,
         reply: &Reply,
-        calls: impl FnOnce() -> Option<Vec<Value>>,
+        calls: impl FnOnce(&Error) -> Option<Vec<Value>>,
         error: Error,
     ) -> Error {
         if !self.asks_token_choices(ask, run, mode) {
             return error;
         }
-        let tool = match calls().as_deref() {
+        let tool = match calls(&error).as_deref() {
             Some([call]) => call.get("name").and_then(Value::as_str).map(str::to_owned),
             _ => None,
         };
@@ -173,20 +173,26 @@ impl<P: Provider> Agent<P> {
     /// `error`, the rejection of a reply by the union's schema, with the violations that
     /// keep a held answer where they do ([`doubts::kept_over_rejected`]), and the reply's
     /// calls (`calls` reads them, as [`crate::agent::read::rejected_calls`] does, only
-    /// where an answer is held) for the loop to weigh the answer against; `error` alone
-    /// otherwise, for a reply `cut` at the token limit, and where no question is asked.
+    /// where an answer is held) for the loop to weigh the answer against, none where the
+    /// reply is the union's shape written back, which lets the answer stand
+    /// ([`doubts::kept_over_echo`]); `error` alone otherwise, for a reply `cut` at the
+    /// token limit, and where no question is asked.
     pub(super) fn held_over_rejected(
         &self,
         ask: &Question<'_>,
         run: &Run,
-        calls: impl FnOnce() -> Option<Vec<Value>>,
+        calls: impl FnOnce(&Error) -> Option<Vec<Value>>,
         error: Error,
         cut: bool,
     ) -> (Error, Option<Vec<Value>>) {
         let Some(held) = Self::held(run, cut).filter(|_| self.questions_asked(run)) else {
             return (error, None);
         };
-        let Some(calls) = calls() else {
+        // The shape written back holds no call: the answer stands with none.
+        if doubts::kept_over_echo(ask, run.doubts, &error) {
+            return (error, Some(Vec::new()));
+        }
+        let Some(calls) = calls(&error) else {
             return (error, None);
         };
         match doubts::kept_over_rejected(ask, run.doubts, &calls, held) {

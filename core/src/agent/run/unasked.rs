@@ -29,8 +29,9 @@ impl<P: Provider> Agent<P> {
     }
 
     /// The calls of a reply the union's schema rejected (with `error`; `calls` reads them,
-    /// as [`crate::agent::read::rejected_calls`] does, only where they are looked at) where they fit it once the optional arguments
-    /// the user never gave, and the keys the tool does not take, are left out
+    /// as [`crate::agent::read::rejected_calls`] does, only where they are looked at)
+    /// where they fit it once the optional arguments the user never gave, and the keys
+    /// the tool does not take, are left out
     /// ([`doubts::leave_out_unasked_to_fit`]), with the fixes of the reading and one for
     /// each argument left out; `error` where they do not, or where the grounding checks
     /// are off or the answer alone is asked for.
@@ -46,30 +47,21 @@ impl<P: Provider> Agent<P> {
     /// schema lists (`"deu"` for "German" where it lists `"de"`: the model meant one).
     /// Nor is the union's shape written back ([`ViolationKind::SchemaEchoed`]) read as
     /// calls: its optional keys (`shuffle?: boolean`) left out, what remains would pass
-    /// for a call of the shape's types (`{"query": "string"}`).
+    /// for a call of the shape's types (`{"query": "string"}`); `calls` gives none for it.
     pub(super) fn without_unasked(
         &self,
         ask: &Question<'_>,
         run: &Run,
-        calls: impl FnOnce() -> Option<Vec<Value>>,
+        calls: impl FnOnce(&Error) -> Option<Vec<Value>>,
         error: Error,
     ) -> Result<(Vec<Value>, Vec<Fix>), Error> {
-        // A value outside a list is one the model meant; the shape written back holds
-        // the shape's types where values go (`query?: string` read as a call for the
-        // query "string"), no call at all.
-        let kept_as_sent = |v: &crate::Violation| {
-            matches!(
-                v.kind(),
-                ViolationKind::NotAllowed { .. } | ViolationKind::SchemaEchoed
-            )
-        };
-        if !self.grounded_calls
-            || run.answer_only.is_some()
-            || error.violations().iter().any(kept_as_sent)
+        // A value outside a list is one the model meant.
+        let meant = |v: &crate::Violation| matches!(v.kind(), ViolationKind::NotAllowed { .. });
+        if !self.grounded_calls || run.answer_only.is_some() || error.violations().iter().any(meant)
         {
             return Err(error);
         }
-        let Some(mut values) = calls() else {
+        let Some(mut values) = calls(&error) else {
             return Err(error);
         };
         let kept = fixed_before(run);

@@ -97,6 +97,14 @@ impl Error {
         self
     }
 
+    /// Whether the reply was the schema, or the shape of the reply, sent back rather than
+    /// data ([`ViolationKind::SchemaEchoed`]): its types stand where values go.
+    pub(crate) fn echoed(&self) -> bool {
+        self.violations
+            .iter()
+            .any(|v| *v.kind() == ViolationKind::SchemaEchoed)
+    }
+
     /// Whether the value at `pointer` (RFC 6901) was right as far as the schema can tell: no
     /// violation is at it, under it, or over it. A violation over it — at the root (not
     /// JSON, not an object, cut off, a check over the whole value) or at a parent — says

@@ -83,7 +83,7 @@ impl Doubts {
         let tools: Vec<(&str, &str)> = target.tool_names().collect();
         let calls = calls_in(raw);
         let asks_to_know = conversation_of(ask).asks_to_know();
-        let echoed = rejected_for(error, |kind| matches!(kind, ViolationKind::SchemaEchoed));
+        let echoed = error.echoed();
         Doubts {
             invented: calls
                 .iter()

@@ -4,13 +4,13 @@ use serde_json::Value;
 
 use super::native;
 use super::request::{Shaped, Target};
+use crate::Error;
 use crate::envelope::renamed_calls;
 use crate::extract::candidates;
 use crate::looped::Loop;
 use crate::parse::{Parsed, Parser, several_calls};
 use crate::provider::{FinishReason, Mode, Reply};
 use crate::repair::{Fix, FixKind, Location, repair};
-use crate::{Error, Violation, ViolationKind};
 
 /// The loop of words a text reply cut at the token limit ended in, if it did: the reply
 /// is read up to the end of its first round ([`Loop::said`]).
@@ -263,7 +263,7 @@ pub(super) fn closest_of(target: &Target, reply: &Reply, raw: &str) -> Option<Va
 /// shown): its native calls, or the one call or list of calls its text holds. `None`
 /// where there is none, where the text writes several calls apart (`<tool_call>`
 /// blocks, Python calls), which only [`read`] reads whole: none is dropped unsaid; and
-/// where the reply is the union's shape written back ([`ViolationKind::SchemaEchoed`]):
+/// where the reply is the union's shape written back ([`crate::ViolationKind::SchemaEchoed`]):
 /// the shape's types stand where values go, and read as JSON they pass for a call of
 /// them (`query?: string` as a call for the query `"string"`), which no rule that weighs
 /// a call may take for one.
@@ -276,8 +276,7 @@ pub(super) fn rejected_calls(
     error: &Error,
 ) -> Option<Vec<Value>> {
     target.union.as_ref()?;
-    let echoed = |v: &Violation| matches!(v.kind(), ViolationKind::SchemaEchoed);
-    if error.violations().iter().any(echoed) {
+    if error.echoed() {
         return None;
     }
     let several = || match several_calls(parser, &target.schema, raw, false) {

@@ -189,12 +189,7 @@ impl RepairPrompt {
             None => {}
         }
         // The violation says what the reply is; the hint says what to send instead.
-        if self
-            .error
-            .violations()
-            .iter()
-            .any(|v| *v.kind() == ViolationKind::SchemaEchoed)
-        {
+        if self.error.echoed() {
             add("Do not send the schema back: send data, with the field values filled in from the request.".into());
         }
         let no_json = !self.reply.contains(['{', '['])
